@@ -1,0 +1,39 @@
+# nosec_exec: top-level build.  `make` builds the module, the library, the
+# CLI and the tests; `make check` runs the tests in a QEMU guest; `make
+# demo` shows the main job there.  KDIR selects the kernel build tree.
+
+KVER = $(shell $(CURDIR)/qemu/kver)
+KDIR = /lib/modules/$(KVER)/build
+ifeq ($(wildcard $(KDIR)),)
+KDIR = /usr/src/linux-headers-$(KVER)
+endif
+
+.PHONY: all module userspace tests clean deps check demo
+
+all: module userspace tests
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace:
+	$(MAKE) -C userspace
+
+tests: userspace
+	$(MAKE) -C tests
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace clean
+	$(MAKE) -C tests clean
+
+# Install what the build and the guest need (apt-get, as root).
+deps:
+	qemu/deps
+
+check: deps
+	$(MAKE) all
+	qemu/run --timeout 1200 -- /nosec/tests/run-tests
+
+demo: deps
+	$(MAKE) all
+	qemu/run --timeout 600 -- /nosec/tests/demo.sh

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * nosec.h - userspace API of nosec_exec (libnosec).
+ *
+ * The exec functions run a program like execve(2)/execveat(2)/fexecve(3),
+ * with no security transition (no set-user/group-ID, no file capabilities,
+ * no LSM label change, same dumpability, AT_SECURE 0) and with read
+ * permission required on the program and its interpreters.  They return
+ * only on failure: -1 with errno set.  ENOSYS means the nosec_exec module
+ * is not loaded.
+ */
+#ifndef NOSEC_H
+#define NOSEC_H
+
+#include <linux/nosec_exec.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int execve_nosecurity(const char *pathname, char *const argv[],
+		      char *const envp[]);
+int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
+			char *const envp[], int flags);
+int fexecve_nosecurity(int fd, char *const argv[], char *const envp[]);
+
+/* prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC): 0, or -1 with errno. */
+int nosec_restrict_exec(void);
+/* PR_GET_RESTRICT: 1 restricted, 0 not, -1 with errno. */
+int nosec_exec_restricted(void);
+/* PR_SET_FORCE_EXECVE_NOSECURITY: 0, or -1 with errno (EPERM unrestricted). */
+int nosec_set_force(int on);
+/* PR_GET_FORCE_EXECVE_NOSECURITY: 1, 0, or -1 with errno. */
+int nosec_get_force(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NOSEC_H */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * nosec_exec - exec without a security transition, and an irrevocable
+ * exec ban, for Linux 6.1 as a loadable module.
+ *
+ * This is the ABI between the nosec_exec module and userspace.
+ *
+ * prctl option numbers: the 2010 series used 35-38, which upstream has
+ * since given to PR_SET_MM, PR_SET/GET_CHILD_SUBREAPER and
+ * PR_SET_NO_NEW_PRIVS.  Upstream uses 1-81 plus the magic values
+ * 0x59616d61 ("Yama"), 0x53564d41 ("SVMA") and 0x41555856 ("AUXV").  The
+ * options below are the ASCII magic "nos" followed by 1..4
+ * (0x6e6f7301-0x6e6f7304), which collide with none of them.
+ *
+ * ioctl magic: 0xE7, which Documentation/userspace-api/ioctl/ioctl-number.rst
+ * (6.1) lists for no driver.
+ */
+#ifndef _UAPI_LINUX_NOSEC_EXEC_H
+#define _UAPI_LINUX_NOSEC_EXEC_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+/*
+ * prctl(PR_RESTRICT_ME, mask, 0, 0, 0): irrevocably add the restrictions
+ * in @mask to the calling task and every task it creates afterwards.
+ */
+#define PR_RESTRICT_ME			0x6e6f7301
+/* Restriction bit: execve() and execveat() fail with EPERM. */
+# define PR_RESTRICT_EXEC		(1UL << 0)
+/* Every restriction bit this ABI version knows. */
+# define PR_RESTRICT_ALL		PR_RESTRICT_EXEC
+
+/*
+ * prctl(PR_GET_RESTRICT, unsigned long *mask, unsigned long *zero3,
+ *       unsigned long *zero4, unsigned long *zero5): store the restriction
+ * mask at @mask (if non-NULL) and 0 at each other non-NULL pointer.
+ */
+#define PR_GET_RESTRICT			0x6e6f7302
+
+/*
+ * prctl(PR_SET_FORCE_EXECVE_NOSECURITY, on, 0, 0, 0): make every execve()
+ * of the task behave as execve_nosecurity().  Requires PR_RESTRICT_EXEC.
+ */
+#define PR_SET_FORCE_EXECVE_NOSECURITY	0x6e6f7303
+/* prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0): returns 0 or 1. */
+#define PR_GET_FORCE_EXECVE_NOSECURITY	0x6e6f7304
+
+/* Name of the misc device, under /dev. */
+#define NOSEC_EXEC_DEVICE_NAME		"nosec_exec"
+
+/* Flags of struct nosec_execveat_args, with the values execveat() uses. */
+#define NOSEC_EXEC_SYMLINK_NOFOLLOW	0x100	/* AT_SYMLINK_NOFOLLOW */
+#define NOSEC_EXEC_EMPTY_PATH		0x1000	/* AT_EMPTY_PATH */
+#define NOSEC_EXEC_FLAGS_ALL		(NOSEC_EXEC_SYMLINK_NOFOLLOW | \
+					 NOSEC_EXEC_EMPTY_PATH)
+
+/**
+ * struct nosec_execveat_args - argument of %NOSEC_IOC_EXECVEAT
+ * @pathname: user pointer to the program's NUL-terminated path; resolved
+ *	relative to @dirfd like execveat(); "" with %NOSEC_EXEC_EMPTY_PATH
+ *	runs the file @dirfd refers to.
+ * @argv: user pointer to the NULL-terminated argument vector (may be 0).
+ * @envp: user pointer to the NULL-terminated environment (may be 0).
+ * @dirfd: directory file descriptor, or AT_FDCWD (-100) for the path form.
+ * @flags: %NOSEC_EXEC_* flags; any other bit is rejected with EINVAL.
+ *
+ * Pointers are 64 bits wide for every caller, 32-bit ones included; the
+ * structure has no implicit padding.
+ */
+struct nosec_execveat_args {
+	__u64 pathname;
+	__u64 argv;
+	__u64 envp;
+	__s32 dirfd;
+	__u32 flags;
+};
+
+/*
+ * Run a program like execveat(), with no security transition: no
+ * set-user/group-ID, no file capabilities, no LSM label change, the same
+ * dumpability, AT_SECURE 0; read permission is required on the program and
+ * on every interpreter.  On success the call does not return: the new
+ * program starts.  On failure it returns -1 with errno set and the task is
+ * left as it was.
+ */
+#define NOSEC_IOC_EXECVEAT	_IOW(0xE7, 0x01, struct nosec_execveat_args)
+
+#endif /* _UAPI_LINUX_NOSEC_EXEC_H */

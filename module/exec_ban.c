@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nosec_exec - the exec ban (PR_RESTRICT_EXEC): this is where a restricted
+ * task's execve()/execveat() is denied.
+ *
+ * Two layers.  The syscall entries (64-bit and 32-bit compat execve and
+ * execveat) answer EPERM before anything is looked at, as the 2010 patch
+ * did in do_execve().  bprm_execve(), which every exec of a user task goes
+ * through whatever its entry point, denies again before the file is
+ * opened, so an entry point missing from the first layer cannot bypass
+ * the ban.  A third check, in exec_nosec.c, kills an exec that somehow got
+ * past both.
+ */
+#include <linux/binfmts.h>
+#include <linux/sched.h>
+
+#include "nosec.h"
+
+static long nosec_syscall_denied(const struct pt_regs *regs)
+{
+	return -EPERM;
+}
+
+static int nosec_bprm_execve_denied(struct linux_binprm *bprm, int fd,
+				    struct filename *filename, int flags)
+{
+	return -EPERM;
+}
+
+/* Clear what a previous, failed exec of the task may have left. */
+static void nosec_exec_starts(unsigned int flags)
+{
+	if (flags & NOSEC_TASK_CREDS_KEPT)
+		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT);
+}
+
+/**
+ * nosec_ban_syscall_pre() - deny execve/execveat of a restricted task
+ * @p: the probe on __x64_sys_execve, __x64_sys_execveat or their compat
+ *	twins
+ * @regs: registers at the syscall function's entry
+ *
+ * Return: 1 (redirected to return -EPERM) when the exec is banned, else 0.
+ */
+int nosec_ban_syscall_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned int flags = nosec_task_flags(current);
+
+	if (!nosec_exec_banned(flags))
+		return 0;
+	atomic_long_inc(&nosec_stats.denied_execs);
+	return nosec_hook_redirect(regs, nosec_syscall_denied);
+}
+
+/**
+ * nosec_ban_bprm_execve_pre() - deny at the common exec path
+ * @p: the probe on bprm_execve()
+ * @regs: registers at bprm_execve()'s entry
+ *
+ * Return: 1 (redirected to return -EPERM) when the exec is banned, else 0.
+ */
+int nosec_ban_bprm_execve_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned int flags = nosec_task_flags(current);
+
+	if (!flags)
+		return 0;
+	nosec_exec_starts(flags);
+	if (!nosec_exec_banned(flags))
+		return 0;
+	atomic_long_inc(&nosec_stats.denied_execs);
+	return nosec_hook_redirect(regs, nosec_bprm_execve_denied);
+}

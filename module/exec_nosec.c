@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nosec_exec - the exec without a security transition.
+ *
+ * An exec is a nosecurity one while the task is inside NOSEC_IOC_EXECVEAT,
+ * or for every exec of a task in force mode.  For such an exec:
+ *
+ *  - security_bprm_check() and open_exec() also require read access on
+ *    every file of the chain (program, script and binfmt_misc interpreters,
+ *    ELF PT_INTERP), after the kernel's own checks ran and allowed it;
+ *  - security_bprm_creds_from_file() still runs (so LSMs may deny), then
+ *    the creds it computed (set-ID, file caps, LSM label, securebits,
+ *    dropped keyrings, suid/fsuid reset) are replaced by a copy of the
+ *    caller's, and secureexec and per_clear are cleared, which keeps
+ *    AT_SECURE 0, pdeath_signal, RLIMIT_STACK and the personality;
+ *  - at security_bprm_committing_creds() the caller's dumpability is put
+ *    back, and any exec that reaches it with creds that are not the
+ *    caller's, or a banned exec, is killed (the fail-closed backstop).
+ */
+#include <linux/binfmts.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/signal.h>
+
+#include "nosec.h"
+
+typedef int (*nosec_bprm_check_fn)(struct linux_binprm *bprm);
+typedef struct file *(*nosec_open_exec_fn)(const char *name);
+typedef int (*nosec_creds_from_file_fn)(struct linux_binprm *bprm,
+					struct file *file);
+
+/* Does the caller have read permission on @file?  May sleep. */
+static int nosec_may_read(struct file *file)
+{
+	return inode_permission(file_mnt_user_ns(file), file_inode(file),
+				MAY_READ);
+}
+
+static int nosec_bprm_check(struct linux_binprm *bprm)
+{
+	nosec_bprm_check_fn check;
+	int ret;
+
+	check = (nosec_bprm_check_fn)nosec_hook_original(NOSEC_HOOK_BPRM_CHECK);
+	ret = check(bprm);
+	if (ret)
+		return ret;
+	return nosec_may_read(bprm->file);
+}
+
+static struct file *nosec_open_exec(const char *name)
+{
+	nosec_open_exec_fn open;
+	struct file *file;
+	int ret;
+
+	open = (nosec_open_exec_fn)nosec_hook_original(NOSEC_HOOK_OPEN_EXEC);
+	file = open(name);
+	if (IS_ERR(file))
+		return file;
+	ret = nosec_may_read(file);
+	if (ret) {
+		exe_file_allow_write_access(file);
+		fput(file);
+		return ERR_PTR(ret);
+	}
+	return file;
+}
+
+static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
+{
+	nosec_creds_from_file_fn creds_from_file;
+	struct nosec_task *t = nosec_task_find(current);
+	struct cred *same;
+	int ret;
+
+	if (!t)
+		return -EPERM;
+	creds_from_file = (nosec_creds_from_file_fn)
+		nosec_hook_original(NOSEC_HOOK_BPRM_CREDS_FROM_FILE);
+	ret = creds_from_file(bprm, file);
+	if (ret)
+		return ret;
+	/* Belt and braces: the final program was checked at bprm_check. */
+	ret = nosec_may_read(bprm->file);
+	if (ret)
+		return ret;
+
+	same = prepare_creds();
+	if (!same)
+		return -ENOMEM;
+	abort_creds(bprm->cred);
+	bprm->cred = same;
+	bprm->secureexec = 0;
+	bprm->per_clear = 0;
+
+	t->saved_dumpable = current->mm ? get_dumpable(current->mm) :
+					  SUID_DUMP_USER;
+	return nosec_task_set_flags(NOSEC_TASK_CREDS_KEPT);
+}
+
+/* A pre_handler that redirects to @replacement during a nosecurity exec. */
+static int nosec_redirect_if_nosec(struct pt_regs *regs, void *replacement)
+{
+	if (nosec_hook_called_by_us(regs))
+		return 0;
+	if (!nosec_exec_nosecurity(nosec_task_flags(current)))
+		return 0;
+	return nosec_hook_redirect(regs, replacement);
+}
+
+/**
+ * nosec_bprm_check_pre() - read check on each file of a nosecurity exec
+ * @p: the probe on security_bprm_check()
+ * @regs: registers at its entry
+ *
+ * Return: 1 when redirected to the checking replacement, else 0.
+ */
+int nosec_bprm_check_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return nosec_redirect_if_nosec(regs, nosec_bprm_check);
+}
+
+/**
+ * nosec_open_exec_pre() - read check on interpreters of a nosecurity exec
+ * @p: the probe on open_exec()
+ * @regs: registers at its entry
+ *
+ * Return: 1 when redirected to the checking replacement, else 0.
+ */
+int nosec_open_exec_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return nosec_redirect_if_nosec(regs, nosec_open_exec);
+}
+
+/**
+ * nosec_creds_from_file_pre() - keep the caller's creds
+ * @p: the probe on security_bprm_creds_from_file()
+ * @regs: registers at its entry
+ *
+ * Return: 1 when redirected to the cred-keeping replacement, else 0.
+ */
+int nosec_creds_from_file_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return nosec_redirect_if_nosec(regs, nosec_creds_from_file);
+}
+
+static bool nosec_creds_unchanged(const struct cred *new,
+				  const struct cred *old)
+{
+	return uid_eq(new->uid, old->uid) && uid_eq(new->euid, old->euid) &&
+	       uid_eq(new->suid, old->suid) && uid_eq(new->fsuid, old->fsuid) &&
+	       gid_eq(new->gid, old->gid) && gid_eq(new->egid, old->egid) &&
+	       gid_eq(new->sgid, old->sgid) && gid_eq(new->fsgid, old->fsgid) &&
+	       new->securebits == old->securebits &&
+	       cap_issubset(new->cap_permitted, old->cap_permitted) &&
+	       cap_issubset(new->cap_effective, old->cap_effective) &&
+	       cap_issubset(new->cap_inheritable, old->cap_inheritable) &&
+	       cap_issubset(new->cap_ambient, old->cap_ambient) &&
+	       cap_issubset(new->cap_bset, old->cap_bset);
+}
+
+/**
+ * nosec_committing_creds_pre() - the last gate before new creds commit
+ * @p: the probe on security_bprm_committing_creds()
+ * @regs: registers at its entry (first argument: the bprm)
+ *
+ * Past the point of no return, so it cannot fail the exec: an exec that
+ * should have been denied, or a nosecurity exec whose creds are not the
+ * caller's, gets SIGKILL before it reaches userspace.
+ *
+ * Return: 0, the function always runs.
+ */
+int nosec_committing_creds_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct linux_binprm *bprm = (struct linux_binprm *)regs->di;
+	struct nosec_task *t;
+	unsigned int flags;
+
+	rcu_read_lock();
+	t = nosec_task_find(current);
+	flags = t ? READ_ONCE(t->flags) : 0;
+	if (!flags)
+		goto out_unlock;
+	if (nosec_exec_banned(flags) ||
+	    (nosec_exec_nosecurity(flags) &&
+	     (!(flags & NOSEC_TASK_CREDS_KEPT) ||
+	      !nosec_creds_unchanged(bprm->cred, current_cred())))) {
+		atomic_long_inc(&nosec_stats.killed_execs);
+		force_sig(SIGKILL);
+		goto out_unlock;
+	}
+	if (nosec_exec_nosecurity(flags)) {
+		set_mask_bits(&current->mm->flags, MMF_DUMPABLE_MASK,
+			      t->saved_dumpable);
+		atomic_long_inc(&nosec_stats.nosec_execs);
+	}
+out_unlock:
+	rcu_read_unlock();
+	if (flags & NOSEC_TASK_CREDS_KEPT)
+		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT);
+	return 0;
+}

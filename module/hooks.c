@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nosec_exec - the table of every probe the module places, and the two
+ * techniques the handlers share.
+ *
+ * Every hook is a kprobe on the entry of a kernel function (ftrace-based
+ * on this kernel).  A handler either observes (returns 0: the function runs
+ * as usual) or redirects: it points the saved instruction pointer at a
+ * module function of the same prototype and returns 1, so the module
+ * function runs instead, in the caller's process context, and returns to
+ * the caller.  A replacement that wants the kernel's behaviour calls the
+ * original function itself; the probe sees that call come from the module
+ * and lets it through.
+ *
+ * No kretprobes: an entry kprobe in process context cannot run out of
+ * instances, so an enforcement hook never silently misses.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+
+#include "nosec.h"
+
+/**
+ * struct nosec_hook - one probe
+ * @symbol: the kernel function probed
+ * @handler: its pre_handler
+ * @kind: "observe" or "redirect", for the reader and the log
+ * @what: what the hook does
+ * @kp: the kprobe, registered from @symbol and @handler
+ */
+struct nosec_hook {
+	const char *symbol;
+	kprobe_pre_handler_t handler;
+	const char *kind;
+	const char *what;
+	struct kprobe kp;
+};
+
+#define NOSEC_HOOK(_id, _symbol, _handler, _kind, _what)		\
+	[_id] = { .symbol = _symbol, .handler = _handler,		\
+		  .kind = _kind, .what = _what }
+
+/* The table: installed in this order, removed in reverse. */
+static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
+	NOSEC_HOOK(NOSEC_HOOK_TASK_FREE, "security_task_free",
+		   nosec_task_free_pre, "observe",
+		   "drop the state of a task being freed"),
+	NOSEC_HOOK(NOSEC_HOOK_TASK_ALLOC, "security_task_alloc",
+		   nosec_task_alloc_pre, "redirect",
+		   "copy a restricted parent's flags to the child, or fail the fork"),
+	NOSEC_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
+		   nosec_prctl_pre, "redirect",
+		   "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_COMMITTING_CREDS,
+		   "security_bprm_committing_creds",
+		   nosec_committing_creds_pre, "observe",
+		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
+		   "security_bprm_creds_from_file",
+		   nosec_creds_from_file_pre, "redirect",
+		   "nosecurity: discard the new creds, keep the caller's"),
+	NOSEC_HOOK(NOSEC_HOOK_OPEN_EXEC, "open_exec",
+		   nosec_open_exec_pre, "redirect",
+		   "nosecurity: require read access on interpreters"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CHECK, "security_bprm_check",
+		   nosec_bprm_check_pre, "redirect",
+		   "nosecurity: require read access on each file of the chain"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
+		   nosec_ban_bprm_execve_pre, "redirect",
+		   "exec ban, every entry point (EPERM before the file is opened)"),
+	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT, "__ia32_compat_sys_execveat",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at 32-bit execveat entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at 32-bit execve entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at execveat entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at execve entry (EPERM first)"),
+};
+
+/**
+ * nosec_hooks_install() - register every probe, or none
+ *
+ * Return: 0, or the error of the first probe that failed, after every
+ * probe already placed has been removed again; the log names the symbol.
+ */
+int nosec_hooks_install(void)
+{
+	int i, ret;
+
+	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
+		struct nosec_hook *h = &nosec_hooks[i];
+
+		h->kp.symbol_name = h->symbol;
+		h->kp.pre_handler = h->handler;
+		ret = register_kprobe(&h->kp);
+		if (ret) {
+			pr_err("cannot probe %s: %d\n", h->symbol, ret);
+			goto out_unregister;
+		}
+		if (h->kp.offset || !h->kp.addr) {
+			pr_err("cannot probe %s at its entry\n", h->symbol);
+			unregister_kprobe(&h->kp);
+			ret = -EINVAL;
+			goto out_unregister;
+		}
+		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);
+	}
+	return 0;
+
+out_unregister:
+	while (--i >= 0)
+		unregister_kprobe(&nosec_hooks[i].kp);
+	return ret;
+}
+
+/**
+ * nosec_hooks_remove() - unregister every probe, in reverse order
+ *
+ * On return no handler runs any more; the log reports missed hits.
+ */
+void nosec_hooks_remove(void)
+{
+	int i;
+
+	for (i = NOSEC_NR_HOOKS - 1; i >= 0; i--) {
+		struct nosec_hook *h = &nosec_hooks[i];
+
+		unregister_kprobe(&h->kp);
+		if (h->kp.nmissed)
+			pr_warn("%s: missed %lu hits\n", h->symbol,
+				h->kp.nmissed);
+		memset(&h->kp, 0, sizeof(h->kp));
+	}
+}
+
+/**
+ * nosec_hook_original() - address of a hooked kernel function
+ * @id: the hook
+ *
+ * Only valid while the hooks are installed.
+ *
+ * Return: the function's entry address, to call it from a replacement.
+ */
+unsigned long nosec_hook_original(enum nosec_hook_id id)
+{
+	return (unsigned long)nosec_hooks[id].kp.addr;
+}
+
+/**
+ * nosec_hooks_missed() - hits missed by all probes together
+ *
+ * Return: the sum of every probe's nmissed count.
+ */
+unsigned long nosec_hooks_missed(void)
+{
+	unsigned long missed = 0;
+	int i;
+
+	for (i = 0; i < NOSEC_NR_HOOKS; i++)
+		missed += READ_ONCE(nosec_hooks[i].kp.nmissed);
+	return missed;
+}
+
+/**
+ * nosec_hook_called_by_us() - was the probed function called by the module?
+ * @regs: registers at the probed function's entry
+ *
+ * At entry the stack pointer addresses the return address, so this tells
+ * a replacement calling the original apart from any other caller.  The
+ * module is built with -fno-optimize-sibling-calls so that such a call is
+ * never turned into a jump.
+ *
+ * Return: true when the caller is module code.
+ */
+bool nosec_hook_called_by_us(struct pt_regs *regs)
+{
+	unsigned long ret_addr = *(unsigned long *)kernel_stack_pointer(regs);
+
+	return within_module(ret_addr, THIS_MODULE);
+}
+
+/**
+ * nosec_hook_redirect() - make a probed call run a module function instead
+ * @regs: registers at the probed function's entry
+ * @replacement: module function with the probed function's prototype
+ *
+ * Return: 1, the pre_handler value that makes kprobes resume at the new
+ * instruction pointer.
+ */
+int nosec_hook_redirect(struct pt_regs *regs, void *replacement)
+{
+	instruction_pointer_set(regs, (unsigned long)replacement);
+	return 1;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nosec_exec - declarations shared by the module's files.
+ */
+#ifndef _NOSEC_EXEC_NOSEC_H
+#define _NOSEC_EXEC_NOSEC_H
+
+#include <linux/atomic.h>
+#include <linux/kprobes.h>
+#include <linux/types.h>
+
+struct file;
+struct linux_binprm;
+struct pt_regs;
+struct task_struct;
+
+/*
+ * Per-task flags (task_state.c).  The first two are the task's persistent
+ * state, inherited at fork and kept across exec; the others describe the
+ * exec the task is running right now and are never inherited.
+ */
+#define NOSEC_TASK_RESTRICT_EXEC	BIT(0)	/* PR_RESTRICT_EXEC is set */
+#define NOSEC_TASK_FORCE_NOSEC		BIT(1)	/* PR_SET_FORCE_EXECVE_NOSECURITY */
+#define NOSEC_TASK_INHERITED		(NOSEC_TASK_RESTRICT_EXEC | \
+					 NOSEC_TASK_FORCE_NOSEC)
+#define NOSEC_TASK_IOCTL_EXEC		BIT(2)	/* inside NOSEC_IOC_EXECVEAT */
+#define NOSEC_TASK_CREDS_KEPT		BIT(3)	/* this exec's creds were swapped */
+
+/**
+ * struct nosec_task - what the module knows about one task
+ * @node: link in the task hashtable, keyed by @task
+ * @rcu: deferred free, so that lockless readers never see freed memory
+ * @task: the task; not a counted reference, the entry dies with the task
+ * @flags: NOSEC_TASK_* bits; written only by @task itself (or by its parent
+ *	before @task first runs), read locklessly
+ * @saved_dumpable: the caller's dumpability, kept over a nosecurity exec
+ */
+struct nosec_task {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	struct task_struct *task;
+	unsigned int flags;
+	int saved_dumpable;
+};
+
+/* task_state.c */
+unsigned int nosec_task_flags(struct task_struct *task);
+struct nosec_task *nosec_task_find(struct task_struct *task);
+int nosec_task_set_flags(unsigned int set);
+void nosec_task_clear_flags(unsigned int clear);
+struct nosec_task *nosec_task_prepare(struct task_struct *task,
+				      unsigned int flags);
+void nosec_task_publish(struct nosec_task *t);
+void nosec_task_discard(struct nosec_task *t);
+void nosec_task_drop(struct task_struct *task);
+void nosec_task_drop_all(void);
+long nosec_task_count(void);
+
+/**
+ * nosec_exec_banned() - may a task with these flags not exec normally?
+ * @flags: NOSEC_TASK_* bits of the task
+ *
+ * Return: true when the exec must fail with EPERM: exec is restricted and
+ * neither force mode nor an ioctl exec turns it into a nosecurity exec.
+ */
+static inline bool nosec_exec_banned(unsigned int flags)
+{
+	return (flags & NOSEC_TASK_RESTRICT_EXEC) &&
+	       !(flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC));
+}
+
+/**
+ * nosec_exec_nosecurity() - is the task's current exec a nosecurity one?
+ * @flags: NOSEC_TASK_* bits of the task
+ *
+ * Return: true inside NOSEC_IOC_EXECVEAT, or for any exec in force mode.
+ */
+static inline bool nosec_exec_nosecurity(unsigned int flags)
+{
+	return flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC);
+}
+
+/* hooks.c: the table of probes and the helpers their handlers share */
+enum nosec_hook_id {
+	NOSEC_HOOK_SYS_EXECVE,
+	NOSEC_HOOK_SYS_EXECVEAT,
+	NOSEC_HOOK_COMPAT_SYS_EXECVE,
+	NOSEC_HOOK_COMPAT_SYS_EXECVEAT,
+	NOSEC_HOOK_BPRM_EXECVE,
+	NOSEC_HOOK_BPRM_CHECK,
+	NOSEC_HOOK_OPEN_EXEC,
+	NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
+	NOSEC_HOOK_BPRM_COMMITTING_CREDS,
+	NOSEC_HOOK_TASK_PRCTL,
+	NOSEC_HOOK_TASK_ALLOC,
+	NOSEC_HOOK_TASK_FREE,
+	NOSEC_NR_HOOKS,
+};
+
+int nosec_hooks_install(void);
+void nosec_hooks_remove(void);
+unsigned long nosec_hook_original(enum nosec_hook_id id);
+unsigned long nosec_hooks_missed(void);
+bool nosec_hook_called_by_us(struct pt_regs *regs);
+int nosec_hook_redirect(struct pt_regs *regs, void *replacement);
+
+/* Probe handlers, one file a concern. */
+int nosec_ban_syscall_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_ban_bprm_execve_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_bprm_check_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_open_exec_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_creds_from_file_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_committing_creds_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_prctl_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_task_alloc_pre(struct kprobe *p, struct pt_regs *regs);
+int nosec_task_free_pre(struct kprobe *p, struct pt_regs *regs);
+
+/* device.c */
+int nosec_device_register(void);
+void nosec_device_unregister(void);
+
+/* stats.c */
+struct nosec_stats {
+	atomic_long_t denied_execs;
+	atomic_long_t nosec_execs;
+	atomic_long_t killed_execs;
+	atomic_long_t fork_enomem;
+};
+
+extern struct nosec_stats nosec_stats;
+void nosec_stats_register(void);
+void nosec_stats_unregister(void);
+
+#endif /* _NOSEC_EXEC_NOSEC_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nosec_exec - the four prctl options, with the 2010 series' argument
+ * checks.  security_task_prctl() is replaced for these options only; every
+ * other option reaches the kernel's LSMs untouched.
+ */
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/nosec_exec.h>
+
+#include "nosec.h"
+
+static int nosec_prctl_restrict_me(unsigned long mask, unsigned long arg3,
+				   unsigned long arg4, unsigned long arg5)
+{
+	if (arg3 || arg4 || arg5)
+		return -EINVAL;
+	if (!mask)
+		return 0;
+	/* Every future restriction bit requires PR_RESTRICT_EXEC. */
+	if (mask & ~PR_RESTRICT_ALL || !(mask & PR_RESTRICT_EXEC))
+		return -EINVAL;
+	return nosec_task_set_flags(NOSEC_TASK_RESTRICT_EXEC);
+}
+
+static int nosec_prctl_get_restrict(unsigned long arg2, unsigned long arg3,
+				    unsigned long arg4, unsigned long arg5)
+{
+	unsigned long mask = 0;
+
+	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICT_EXEC)
+		mask |= PR_RESTRICT_EXEC;
+	if (arg2 && put_user(mask, (unsigned long __user *)arg2))
+		return -EFAULT;
+	/* Room for future restriction words: store 0 in each. */
+	if (arg3 && put_user(0UL, (unsigned long __user *)arg3))
+		return -EFAULT;
+	if (arg4 && put_user(0UL, (unsigned long __user *)arg4))
+		return -EFAULT;
+	if (arg5 && put_user(0UL, (unsigned long __user *)arg5))
+		return -EFAULT;
+	return 0;
+}
+
+static int nosec_prctl_set_force(unsigned long on, unsigned long arg3,
+				 unsigned long arg4, unsigned long arg5)
+{
+	if (arg3 || arg4 || arg5)
+		return -EINVAL;
+	if (!(nosec_task_flags(current) & NOSEC_TASK_RESTRICT_EXEC))
+		return -EPERM;
+	if (on)
+		return nosec_task_set_flags(NOSEC_TASK_FORCE_NOSEC);
+	/* The entry stays: it still carries the restriction. */
+	nosec_task_clear_flags(NOSEC_TASK_FORCE_NOSEC);
+	return 0;
+}
+
+/* Replaces security_task_prctl() for the options above. */
+static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
+		       unsigned long arg4, unsigned long arg5)
+{
+	switch (option) {
+	case PR_RESTRICT_ME:
+		return nosec_prctl_restrict_me(arg2, arg3, arg4, arg5);
+	case PR_GET_RESTRICT:
+		return nosec_prctl_get_restrict(arg2, arg3, arg4, arg5);
+	case PR_SET_FORCE_EXECVE_NOSECURITY:
+		return nosec_prctl_set_force(arg2, arg3, arg4, arg5);
+	case PR_GET_FORCE_EXECVE_NOSECURITY:
+		return !!(nosec_task_flags(current) & NOSEC_TASK_FORCE_NOSEC);
+	}
+	return -EINVAL;
+}
+
+/**
+ * nosec_prctl_pre() - take over prctl() for the module's options
+ * @p: the probe on security_task_prctl()
+ * @regs: registers at its entry (first argument: the option)
+ *
+ * Return: 1 when redirected to the module's prctl, else 0.
+ */
+int nosec_prctl_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	switch ((int)regs->di) {
+	case PR_RESTRICT_ME:
+	case PR_GET_RESTRICT:
+	case PR_SET_FORCE_EXECVE_NOSECURITY:
+	case PR_GET_FORCE_EXECVE_NOSECURITY:
+		return nosec_hook_redirect(regs, nosec_prctl);
+	}
+	return 0;
+}

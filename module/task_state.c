@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nosec_exec - per-task state: a hashtable of struct nosec_task keyed by
+ * task_struct address, read under RCU, written under one spinlock.
+ *
+ * Only tasks that carry a flag have an entry.  An entry is created by the
+ * task itself (prctl, ioctl) or by its parent in copy_process() before the
+ * child first runs, and removed when the task is freed.  Its flags are
+ * written only by the task it describes, so they need no lock.
+ *
+ * An entry with NOSEC_TASK_RESTRICT_EXEC holds a reference on the module:
+ * a restriction cannot be unloaded away.
+ */
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "nosec.h"
+
+#define NOSEC_TASK_HASH_BITS	12
+
+static DEFINE_HASHTABLE(nosec_tasks, NOSEC_TASK_HASH_BITS);
+/* Taken with interrupts off: tasks are freed from RCU callbacks. */
+static DEFINE_SPINLOCK(nosec_tasks_lock);
+static atomic_long_t nosec_tasks_nr = ATOMIC_LONG_INIT(0);
+
+/**
+ * nosec_task_find() - look up the entry of a task
+ * @task: the task
+ *
+ * The caller holds rcu_read_lock(), or @task is current (an entry is only
+ * freed when its task is).
+ *
+ * Return: the entry, or NULL when @task carries no state.
+ */
+struct nosec_task *nosec_task_find(struct task_struct *task)
+{
+	struct nosec_task *t;
+
+	if (!atomic_long_read(&nosec_tasks_nr))
+		return NULL;
+	hash_for_each_possible_rcu(nosec_tasks, t, node, (unsigned long)task)
+		if (t->task == task)
+			return t;
+	return NULL;
+}
+
+/**
+ * nosec_task_flags() - the NOSEC_TASK_* flags of a task
+ * @task: the task
+ *
+ * Safe in any context.
+ *
+ * Return: the flags, 0 for a task without state.
+ */
+unsigned int nosec_task_flags(struct task_struct *task)
+{
+	struct nosec_task *t;
+	unsigned int flags = 0;
+
+	rcu_read_lock();
+	t = nosec_task_find(task);
+	if (t)
+		flags = READ_ONCE(t->flags);
+	rcu_read_unlock();
+	return flags;
+}
+
+/**
+ * nosec_task_prepare() - allocate an entry, not yet visible
+ * @task: the task it will describe
+ * @flags: its initial flags
+ *
+ * Process context only (sleeps).
+ *
+ * Return: the entry, or NULL when memory is short.
+ */
+struct nosec_task *nosec_task_prepare(struct task_struct *task,
+				      unsigned int flags)
+{
+	struct nosec_task *t = kzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return NULL;
+	t->task = task;
+	t->flags = flags;
+	return t;
+}
+
+/**
+ * nosec_task_discard() - free an entry that was never published
+ * @t: the entry, or NULL
+ */
+void nosec_task_discard(struct nosec_task *t)
+{
+	kfree(t);
+}
+
+/**
+ * nosec_task_publish() - make a prepared entry visible
+ * @t: the entry; its task must not have one already
+ *
+ * Takes the module reference a restriction holds.
+ */
+void nosec_task_publish(struct nosec_task *t)
+{
+	unsigned long irqflags;
+
+	if (t->flags & NOSEC_TASK_RESTRICT_EXEC)
+		__module_get(THIS_MODULE);
+	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
+	hash_add_rcu(nosec_tasks, &t->node, (unsigned long)t->task);
+	atomic_long_inc(&nosec_tasks_nr);
+	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
+}
+
+static void nosec_task_unlink(struct nosec_task *t)
+{
+	hash_del_rcu(&t->node);
+	atomic_long_dec(&nosec_tasks_nr);
+}
+
+/**
+ * nosec_task_set_flags() - add flags to the current task
+ * @set: NOSEC_TASK_* bits to set
+ *
+ * Creates the entry if the task has none.  Process context only.
+ *
+ * Return: 0, or -ENOMEM with nothing changed.
+ */
+int nosec_task_set_flags(unsigned int set)
+{
+	struct nosec_task *t = nosec_task_find(current);
+
+	if (!t) {
+		t = nosec_task_prepare(current, set);
+		if (!t)
+			return -ENOMEM;
+		nosec_task_publish(t);
+		return 0;
+	}
+	if ((set & NOSEC_TASK_RESTRICT_EXEC) &&
+	    !(t->flags & NOSEC_TASK_RESTRICT_EXEC))
+		__module_get(THIS_MODULE);
+	WRITE_ONCE(t->flags, t->flags | set);
+	return 0;
+}
+
+/**
+ * nosec_task_clear_flags() - remove flags from the current task
+ * @clear: NOSEC_TASK_* bits to clear; never NOSEC_TASK_RESTRICT_EXEC
+ *
+ * An entry left without flags is removed.  Safe in any context.
+ */
+void nosec_task_clear_flags(unsigned int clear)
+{
+	struct nosec_task *t = nosec_task_find(current);
+	unsigned long irqflags;
+
+	WARN_ON_ONCE(clear & NOSEC_TASK_RESTRICT_EXEC);
+	if (!t)
+		return;
+	WRITE_ONCE(t->flags, t->flags & ~clear);
+	if (t->flags)
+		return;
+	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
+	nosec_task_unlink(t);
+	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
+	kfree_rcu(t, rcu);
+}
+
+/**
+ * nosec_task_drop() - forget a task that is being freed
+ * @task: the task
+ *
+ * Also used on a task under construction, to clear any entry a missed
+ * free left at the same address.  Safe in any context.
+ */
+void nosec_task_drop(struct task_struct *task)
+{
+	struct nosec_task *t, *found = NULL;
+	unsigned long irqflags;
+
+	if (!atomic_long_read(&nosec_tasks_nr))
+		return;
+	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
+	hash_for_each_possible(nosec_tasks, t, node, (unsigned long)task) {
+		if (t->task == task) {
+			nosec_task_unlink(t);
+			found = t;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
+	if (!found)
+		return;
+	if (found->flags & NOSEC_TASK_RESTRICT_EXEC)
+		module_put(THIS_MODULE);
+	kfree_rcu(found, rcu);
+}
+
+/**
+ * nosec_task_drop_all() - free every entry, at module unload
+ *
+ * Called once no probe can run any more.  A restricted task pins the
+ * module, so only entries without a restriction can be left here.
+ */
+void nosec_task_drop_all(void)
+{
+	struct hlist_node *tmp;
+	struct nosec_task *t;
+	unsigned long irqflags;
+	int bkt;
+
+	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
+	hash_for_each_safe(nosec_tasks, bkt, tmp, t, node) {
+		nosec_task_unlink(t);
+		kfree_rcu(t, rcu);
+	}
+	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
+}
+
+/**
+ * nosec_task_count() - number of tasks carrying state
+ *
+ * Return: the number of entries in the table.
+ */
+long nosec_task_count(void)
+{
+	return atomic_long_read(&nosec_tasks_nr);
+}

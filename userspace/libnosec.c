@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libnosec - execve_nosecurity() and friends, over /dev/nosec_exec and
+ * prctl(2).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "nosec.h"
+
+#define NOSEC_DEVICE "/dev/" NOSEC_EXEC_DEVICE_NAME
+
+/* Open the device; -1 with errno ENOSYS when the module is not loaded. */
+static int nosec_open_device(void)
+{
+	int fd = open(NOSEC_DEVICE, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
+		errno = ENOSYS;
+	return fd;
+}
+
+int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
+			char *const envp[], int flags)
+{
+	struct nosec_execveat_args args = {
+		.pathname = (uintptr_t)pathname,
+		.argv = (uintptr_t)argv,
+		.envp = (uintptr_t)envp,
+		.dirfd = dirfd,
+		.flags = (unsigned int)flags,
+	};
+	int fd, saved;
+
+	fd = nosec_open_device();
+	if (fd < 0)
+		return -1;
+	/* Returns only on failure; fd is close-on-exec otherwise. */
+	ioctl(fd, NOSEC_IOC_EXECVEAT, &args);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int execve_nosecurity(const char *pathname, char *const argv[],
+		      char *const envp[])
+{
+	return execveat_nosecurity(AT_FDCWD, pathname, argv, envp, 0);
+}
+
+int fexecve_nosecurity(int fd, char *const argv[], char *const envp[])
+{
+	return execveat_nosecurity(fd, "", argv, envp, AT_EMPTY_PATH);
+}
+
+/* prctl() of an option this module adds: EINVAL means it is not loaded. */
+static int nosec_prctl(int option, unsigned long arg2)
+{
+	int ret = prctl(option, arg2, 0UL, 0UL, 0UL);
+
+	if (ret < 0 && errno == EINVAL && access(NOSEC_DEVICE, F_OK) != 0)
+		errno = ENOSYS;
+	return ret;
+}
+
+int nosec_restrict_exec(void)
+{
+	return nosec_prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC);
+}
+
+int nosec_exec_restricted(void)
+{
+	unsigned long mask = 0;
+
+	if (nosec_prctl(PR_GET_RESTRICT, (unsigned long)&mask) < 0)
+		return -1;
+	return !!(mask & PR_RESTRICT_EXEC);
+}
+
+int nosec_set_force(int on)
+{
+	return nosec_prctl(PR_SET_FORCE_EXECVE_NOSECURITY, on ? 1UL : 0UL);
+}
+
+int nosec_get_force(void)
+{
+	return nosec_prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0UL);
+}
