@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fixtures the cases need, made as root inside the guest before the cases
+ * drop to the unprivileged test uid.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include "fixtures.h"
+
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out, ret = -1;
+
+	in = open(from, O_RDONLY);
+	if (in < 0)
+		return -1;
+	unlink(to);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (out < 0)
+		goto out_close_in;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			goto out_close_out;
+	if (n == 0 && fchown(out, 0, 0) == 0 && fchmod(out, mode) == 0)
+		ret = 0;
+out_close_out:
+	close(out);
+out_close_in:
+	close(in);
+	return ret;
+}
+
+static int write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd, ok;
+
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	ok = ok && fchmod(fd, mode) == 0;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* security.capability, VFS_CAP_REVISION_2: permitted CAP_NET_RAW, +e. */
+static int set_file_caps(const char *path)
+{
+	struct vfs_cap_data cap = {
+		.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
+	};
+
+	cap.data[0].permitted = 1u << CAP_NET_RAW;
+	return setxattr(path, "security.capability", &cap, XATTR_CAPS_SZ_2, 0);
+}
+
+static int load_apparmor_profile(void)
+{
+	const char *prof = FIX "/nosectest.aa";
+	int status;
+	pid_t pid;
+
+	if (access("/sbin/apparmor_parser", X_OK) ||
+	    access("/sys/kernel/security/apparmor/.replace", W_OK))
+		return -1;
+	if (write_file(prof, "profile nosectest " FIX_PROBE_AA
+		       " flags=(complain) {\n}\n", 0644))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execl("/sbin/apparmor_parser", "apparmor_parser", "-r", prof,
+		      (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+#define TRY(expr)							\
+	do {								\
+		if ((expr) < 0) {					\
+			fprintf(stderr, "fixture: %s: %s\n", #expr,	\
+				strerror(errno));			\
+			return -1;					\
+		}							\
+	} while (0)
+
+/**
+ * make_fixtures() - create every fixture under FIX
+ * @tests_dir: where probe and dynprobe binaries are
+ *
+ * Return: 0, or -1 with a message on stderr.
+ */
+int make_fixtures(const char *tests_dir)
+{
+	char probe[256], dyn[256], dynx[256];
+
+	snprintf(probe, sizeof(probe), "%s/probe", tests_dir);
+	snprintf(dyn, sizeof(dyn), "%s/dynprobe", tests_dir);
+	snprintf(dynx, sizeof(dynx), "%s/dynprobe-xinterp", tests_dir);
+
+	mkdir(FIX, 0755);
+	TRY(chmod(FIX, 0755));
+	TRY(copy_file(probe, FIX_PROBE, 0755));
+	TRY(copy_file(probe, FIX_PROBE_SUID, 04755));
+	TRY(copy_file(probe, FIX_PROBE_SGID, 02755));
+	TRY(copy_file(probe, FIX_PROBE_CAPS, 0755));
+	TRY(set_file_caps(FIX_PROBE_CAPS));
+	TRY(copy_file(probe, FIX_PROBE_XONLY, 0711));
+	TRY(copy_file(probe, FIX_INTERP_XONLY, 0711));
+	TRY(copy_file(probe, FIX_PROBE_AA, 0755));
+	TRY(copy_file(probe, FIX_PROBE_NOEXEC_BIT, 0644));
+	TRY(write_file(FIX_SCRIPT, "#!" FIX_PROBE "\n", 0755));
+	TRY(write_file(FIX_SCRIPT_XINTERP, "#!" FIX_INTERP_XONLY "\n", 0755));
+	TRY(write_file(FIX_SCRIPT_XONLY, "#!" FIX_PROBE "\n", 0711));
+	TRY(write_file(FIX_GARBAGE, "this is not a program\n", 0755));
+	TRY(copy_file(dyn, FIX_DYNPROBE, 0755));
+	TRY(copy_file(dynx, FIX_DYNPROBE_XINTERP, 0755));
+	TRY(copy_file("/lib64/ld-linux-x86-64.so.2", FIX_LD_XONLY, 0711));
+	unlink(FIX_LOOP);
+	TRY(symlink(FIX_LOOP, FIX_LOOP));
+	mkdir(FIX_NOEXEC_DIR, 0755);
+	TRY(mount("tmpfs", FIX_NOEXEC_DIR, "tmpfs", MS_NOEXEC, "mode=0755"));
+	TRY(copy_file(probe, FIX_NOEXEC_DIR "/probe", 0755));
+	apparmor_loaded = load_apparmor_profile() == 0;
+	return 0;
+}
+
+int apparmor_loaded;

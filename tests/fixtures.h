@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef NOSEC_FIXTURES_H
+#define NOSEC_FIXTURES_H
+
+#define FIX			"/tmp/fix"
+#define FIX_PROBE		FIX "/probe"
+#define FIX_PROBE_SUID		FIX "/probe-suid"	/* setuid root */
+#define FIX_PROBE_SGID		FIX "/probe-sgid"	/* setgid root */
+#define FIX_PROBE_CAPS		FIX "/probe-caps"	/* cap_net_raw+ep */
+#define FIX_PROBE_XONLY		FIX "/probe-xonly"	/* mode 0711 */
+#define FIX_PROBE_AA		FIX "/probe-aa"		/* AppArmor profile */
+#define FIX_PROBE_NOEXEC_BIT	FIX "/probe-noexec-bit"	/* mode 0644 */
+#define FIX_INTERP_XONLY	FIX "/interp-xonly"	/* mode 0711 */
+#define FIX_SCRIPT		FIX "/script"		/* #!probe */
+#define FIX_SCRIPT_XINTERP	FIX "/script-xinterp"	/* #!interp-xonly */
+#define FIX_SCRIPT_XONLY	FIX "/script-xonly"	/* #!probe, 0711 */
+#define FIX_GARBAGE		FIX "/garbage"		/* ENOEXEC */
+#define FIX_DYNPROBE		FIX "/dynprobe"		/* PT_INTERP ld.so */
+#define FIX_DYNPROBE_XINTERP	FIX "/dynprobe-xinterp"	/* PT_INTERP 0711 */
+#define FIX_LD_XONLY		FIX "/ld-xonly.so"	/* ld.so, 0711 */
+#define FIX_LOOP		FIX "/loop"		/* symlink to itself */
+#define FIX_NOEXEC_DIR		FIX "/noexec"		/* noexec tmpfs */
+
+extern int apparmor_loaded;
+int make_fixtures(const char *tests_dir);
+
+#endif

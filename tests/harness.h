@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small kselftest-style harness: one forked process per case, TAP
+ * output, a summary line "N passed, N failed[, N skipped]".
+ */
+#ifndef NOSEC_HARNESS_H
+#define NOSEC_HARNESS_H
+
+#include <stdio.h>
+
+enum { PASS = 0, FAIL = 1, SKIP = 2 };
+
+struct test_case {
+	const char *name;
+	int (*fn)(void);
+	int as_root;	/* 0: the case runs as the unprivileged test uid */
+};
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			printf("# %s:%d: check failed: %s: ", __FILE__,	\
+			       __LINE__, #cond);			\
+			printf(__VA_ARGS__);				\
+			printf("\n");					\
+			fflush(stdout);					\
+			return FAIL;					\
+		}							\
+	} while (0)
+
+#define SKIP_IF(cond, why)						\
+	do {								\
+		if (cond) {						\
+			printf("# skip: %s\n", why);			\
+			fflush(stdout);					\
+			return SKIP;					\
+		}							\
+	} while (0)
+
+#endif

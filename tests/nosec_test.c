@@ -1,0 +1,1368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nosec_test - the nosec_exec test suite, run inside the QEMU guest as
+ * root with the module loaded.  Fixtures are made as root; each case runs
+ * in its own process, as the unprivileged TEST_UID unless it says
+ * otherwise.  Every nosecurity property is checked side by side with a
+ * plain execve() of the same file in the same run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/fsuid.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <grp.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/keyctl.h>
+
+#include "nosec.h"
+#include "fixtures.h"
+#include "harness.h"
+
+#define TEST_UID	1000
+#define TEST_GID	1000
+#define STATS		"/sys/kernel/debug/nosec_exec/stats"
+#define MODULE_PATH	"/nosec/nosec_exec.ko"
+
+extern char **environ;
+static char *no_argv[] = { NULL };
+/* An unmapped user address, hidden from the compiler's checks. */
+static volatile uintptr_t bad_addr = 8;
+#define BAD ((void *)bad_addr)
+
+/* ---- running a program and reading what it reports ---- */
+
+enum how { PLAIN, NOSEC, FORCED };
+
+struct run {
+	char out[8192];
+	int exec_errno;	/* 0: the program ran */
+};
+
+static const char *get(const struct run *r, const char *key)
+{
+	static char val[256];
+	size_t n = strlen(key);
+	const char *p = r->out;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == '=') {
+			size_t len = strcspn(p + n + 1, "\n");
+
+			snprintf(val, sizeof(val), "%.*s", (int)len, p + n + 1);
+			return val;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return "";
+}
+
+static long getl(const struct run *r, const char *key)
+{
+	return strtol(get(r, key), NULL, 0);
+}
+
+static unsigned long long getx(const struct run *r, const char *key)
+{
+	return strtoull(get(r, key), NULL, 16);
+}
+
+/* Field @i (0-3) of a "a,b,c,d" id line. */
+static long id_field(const struct run *r, const char *key, int i)
+{
+	const char *p = get(r, key);
+
+	while (i-- > 0 && p) {
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return p ? strtol(p, NULL, 10) : -1;
+}
+
+static int do_exec(enum how how, const char *path, char *const argv[])
+{
+	if (how == FORCED) {
+		if (nosec_restrict_exec() || nosec_set_force(1))
+			return errno;
+		how = PLAIN;
+	}
+	if (how == PLAIN)
+		execve(path, argv, environ);
+	else
+		execve_nosecurity(path, argv, environ);
+	return errno;
+}
+
+/*
+ * Run @path in a child (after @setup) the way @how says; collect its
+ * output.  Returns 0 when the program ran and exited 0.
+ */
+static int run_prog(enum how how, const char *path, void (*setup)(void),
+		    struct run *r)
+{
+	char *argv[] = { (char *)path, NULL };
+	int pfd[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		close(pfd[1]);
+		if (setup)
+			setup();
+		printf("exec_errno=%d\n", do_exec(how, path, argv));
+		fflush(stdout);
+		_exit(99);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], r->out + len, sizeof(r->out) - 1 - len)) > 0)
+		len += n;
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	r->exec_errno = (int)getl(r, "exec_errno");
+	if (r->exec_errno)
+		return r->exec_errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	       getl(r, "end") == 1 ? 0 : -1;
+}
+
+/* ---- small helpers ---- */
+
+static long stat_value(const char *name)
+{
+	char line[128];
+	long v = -1;
+	size_t n = strlen(name);
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			v = strtol(line + n + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* Wait (up to 10 s) for "tasks" to drop to @want; freed tasks drop their
+ * state after an RCU grace period. */
+static long wait_tasks(long want)
+{
+	long v = -1;
+
+	for (int i = 0; i < 100; i++) {
+		v = stat_value("tasks");
+		if (v <= want)
+			break;
+		usleep(100000);
+	}
+	return v;
+}
+
+static int drop_to_user(void)
+{
+	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
+	    setresuid(TEST_UID, TEST_UID, TEST_UID))
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+/* Exit status of a child that tried execve(@path): errno, or 0 if ran. */
+static int child_execve_errno(const char *path)
+{
+	char *argv[] = { (char *)path, NULL };
+	int null = open("/dev/null", O_WRONLY);
+
+	dup2(null, 1);
+	execve(path, argv, environ);
+	return errno;
+}
+
+static int wait_status(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
+			unsigned long a5)
+{
+	return prctl(PR_RESTRICT_ME, a2, a3, a4, a5);
+}
+
+/* ---- 1. execve_nosecurity: SPEC 1.1, side by side with execve ---- */
+
+static int t_setuid_euid(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, NULL, &p) == 0, "plain ran");
+	CHECK(id_field(&p, "uids", 1) == 0, "plain execve of setuid-root: euid %s", get(&p, "uids"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SUID, NULL, &n) == 0, "nosec ran: errno %d", n.exec_errno);
+	CHECK(!strcmp(get(&n, "uids"), "1000,1000,1000,1000"), "nosec uids %s", get(&n, "uids"));
+	return PASS;
+}
+
+static int t_setuid_suid_fsuid(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, NULL, &p) == 0, "plain ran");
+	CHECK(id_field(&p, "uids", 2) == 0 && id_field(&p, "uids", 3) == 0,
+	      "plain: suid/fsuid := euid 0: %s", get(&p, "uids"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SUID, NULL, &n) == 0, "nosec ran");
+	CHECK(id_field(&n, "uids", 2) == TEST_UID && id_field(&n, "uids", 3) == TEST_UID,
+	      "nosec suid/fsuid %s", get(&n, "uids"));
+	return PASS;
+}
+
+static int t_setgid_egid(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SGID, NULL, &p) == 0, "plain ran");
+	CHECK(id_field(&p, "gids", 1) == 0, "plain setgid: egid %s", get(&p, "gids"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SGID, NULL, &n) == 0, "nosec ran");
+	CHECK(!strcmp(get(&n, "gids"), "1000,1000,1000,1000"), "nosec gids %s", get(&n, "gids"));
+	return PASS;
+}
+
+/* ruid=euid=1000 but suid/fsuid 0 (and the same for gids): bit for bit. */
+static void setup_split_ids(void)
+{
+	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, 0) ||
+	    setresuid(TEST_UID, TEST_UID, 0))
+		_exit(98);
+	setfsgid(0);
+	setfsuid(0);
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+static int t_ids_bit_for_bit(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE, setup_split_ids, &p) == 0, "plain ran");
+	CHECK(!strcmp(get(&p, "uids"), "1000,1000,1000,1000"),
+	      "plain execve resets suid/fsuid to euid: %s", get(&p, "uids"));
+	CHECK(run_prog(NOSEC, FIX_PROBE, setup_split_ids, &n) == 0, "nosec ran");
+	CHECK(!strcmp(get(&n, "uids"), "1000,1000,0,0"), "nosec uids %s", get(&n, "uids"));
+	CHECK(!strcmp(get(&n, "gids"), "1000,1000,0,0"), "nosec gids %s", get(&n, "gids"));
+	return PASS;
+}
+
+static int t_file_caps(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_CAPS, NULL, &p) == 0, "plain ran");
+	CHECK(getx(&p, "capprm") == 1ULL << CAP_NET_RAW, "plain gains file caps: %s", get(&p, "capprm"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_CAPS, NULL, &n) == 0, "nosec ran");
+	CHECK(getx(&n, "capprm") == 0 && getx(&n, "capeff") == 0,
+	      "nosec caps %s/%s", get(&n, "capprm"), get(&n, "capeff"));
+	return PASS;
+}
+
+#define CAPS_KEPT ((1ULL << CAP_NET_RAW) | (1ULL << CAP_CHOWN))
+
+/* Root keeps CAP_NET_RAW and CAP_CHOWN over setuid; NET_RAW is ambient. */
+static void setup_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0);
+	prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
+	    setresuid(TEST_UID, TEST_UID, TEST_UID))
+		_exit(98);
+	d[0].permitted = d[0].effective = d[0].inheritable = (__u32)CAPS_KEPT;
+	if (syscall(SYS_capset, &h, d))
+		_exit(97);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0))
+		_exit(96);
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+static int t_caps_kept(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE, setup_caps, &p) == 0, "plain ran: %d", p.exec_errno);
+	CHECK(getx(&p, "capprm") == 1ULL << CAP_NET_RAW,
+	      "plain execve recomputes permitted to the ambient set: %s", get(&p, "capprm"));
+	CHECK(run_prog(NOSEC, FIX_PROBE, setup_caps, &n) == 0, "nosec ran");
+	CHECK(getx(&n, "capprm") == CAPS_KEPT, "nosec permitted %s", get(&n, "capprm"));
+	CHECK(getx(&n, "capeff") == CAPS_KEPT, "nosec effective %s", get(&n, "capeff"));
+	CHECK(getx(&n, "capinh") == CAPS_KEPT, "nosec inheritable %s", get(&n, "capinh"));
+	CHECK(getx(&n, "capamb") == 1ULL << CAP_NET_RAW, "nosec ambient %s", get(&n, "capamb"));
+	CHECK(!(getx(&n, "capbnd") & (1ULL << CAP_SYS_ADMIN)) &&
+	      getx(&n, "capbnd") == getx(&p, "capbnd"), "nosec bounding %s", get(&n, "capbnd"));
+	return PASS;
+}
+
+static void setup_keepcaps(void)
+{
+	prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+}
+
+static int t_securebits_keepcaps(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE, setup_keepcaps, &p) == 0, "plain ran");
+	CHECK(getl(&p, "securebits") == 0, "plain clears KEEP_CAPS: %s", get(&p, "securebits"));
+	CHECK(run_prog(NOSEC, FIX_PROBE, setup_keepcaps, &n) == 0, "nosec ran");
+	CHECK(getl(&n, "securebits") == 1 << 4, "nosec securebits %s", get(&n, "securebits"));
+	return PASS;
+}
+
+static int t_at_secure(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, NULL, &p) == 0, "plain ran");
+	CHECK(getl(&p, "at_secure") == 1, "plain setuid AT_SECURE %s", get(&p, "at_secure"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SUID, NULL, &n) == 0, "nosec ran");
+	CHECK(getl(&n, "at_secure") == 0, "nosec AT_SECURE %s", get(&n, "at_secure"));
+	return PASS;
+}
+
+static int t_dumpable_setuid(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, NULL, &p) == 0, "plain ran");
+	CHECK(getl(&p, "dumpable") == 0, "plain setuid dumpable %s", get(&p, "dumpable"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SUID, NULL, &n) == 0, "nosec ran");
+	CHECK(getl(&n, "dumpable") == 1, "nosec dumpable %s", get(&n, "dumpable"));
+	return PASS;
+}
+
+static void setup_undumpable(void)
+{
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+static int t_dumpable_zero_kept(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE, setup_undumpable, &p) == 0, "plain ran");
+	CHECK(getl(&p, "dumpable") == 1, "plain execve resets dumpable: %s", get(&p, "dumpable"));
+	CHECK(run_prog(NOSEC, FIX_PROBE, setup_undumpable, &n) == 0, "nosec ran");
+	CHECK(getl(&n, "dumpable") == 0, "nosec dumpable %s", get(&n, "dumpable"));
+	return PASS;
+}
+
+static void setup_pdeathsig(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
+}
+
+static int t_pdeathsig(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, setup_pdeathsig, &p) == 0, "plain ran");
+	CHECK(getl(&p, "pdeathsig") == 0, "plain setuid clears pdeathsig: %s", get(&p, "pdeathsig"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SUID, setup_pdeathsig, &n) == 0, "nosec ran");
+	CHECK(getl(&n, "pdeathsig") == SIGUSR1, "nosec pdeathsig %s", get(&n, "pdeathsig"));
+	return PASS;
+}
+
+static void setup_personality(void)
+{
+	personality(ADDR_NO_RANDOMIZE);
+}
+
+static int t_personality(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, setup_personality, &p) == 0, "plain ran");
+	CHECK(!(getl(&p, "personality") & ADDR_NO_RANDOMIZE),
+	      "plain setuid clears ADDR_NO_RANDOMIZE: %s", get(&p, "personality"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SUID, setup_personality, &n) == 0, "nosec ran");
+	CHECK(getl(&n, "personality") & ADDR_NO_RANDOMIZE, "nosec personality %s", get(&n, "personality"));
+	return PASS;
+}
+
+#define BIG_STACK (64ULL << 20)
+
+static void setup_big_stack(void)
+{
+	struct rlimit rl = { BIG_STACK, RLIM_INFINITY };
+
+	setrlimit(RLIMIT_STACK, &rl);
+}
+
+static int t_rlimit_stack(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, setup_big_stack, &p) == 0, "plain ran");
+	CHECK(strtoull(get(&p, "stack"), NULL, 10) == 8ULL << 20,
+	      "plain setuid resets RLIMIT_STACK: %s", get(&p, "stack"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_SUID, setup_big_stack, &n) == 0, "nosec ran");
+	CHECK(strtoull(get(&n, "stack"), NULL, 10) == BIG_STACK, "nosec stack %s", get(&n, "stack"));
+	return PASS;
+}
+
+static void setup_keyrings(void)
+{
+	syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_THREAD_KEYRING, 1);
+	syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_PROCESS_KEYRING, 1);
+}
+
+static int t_keyrings(void)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, FIX_PROBE, setup_keyrings, &p) == 0, "plain ran");
+	CHECK(getl(&p, "thread_keyring") < 0 && getl(&p, "process_keyring") < 0,
+	      "plain execve drops thread/process keyrings: %s %s",
+	      get(&p, "thread_keyring"), get(&p, "process_keyring"));
+	CHECK(run_prog(NOSEC, FIX_PROBE, setup_keyrings, &n) == 0, "nosec ran");
+	CHECK(getl(&n, "thread_keyring") > 0 && getl(&n, "process_keyring") > 0,
+	      "nosec keyrings %s %s", get(&n, "thread_keyring"), get(&n, "process_keyring"));
+	return PASS;
+}
+
+static int t_apparmor_label(void)
+{
+	struct run p, n;
+
+	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
+	CHECK(run_prog(PLAIN, FIX_PROBE_AA, NULL, &p) == 0, "plain ran");
+	CHECK(!strcmp(get(&p, "label"), "nosectest (complain)"), "plain label '%s'", get(&p, "label"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_AA, NULL, &n) == 0, "nosec ran");
+	CHECK(!strcmp(get(&n, "label"), "unconfined"), "nosec label '%s'", get(&n, "label"));
+	return PASS;
+}
+
+/* Read access: plain execve works, nosec fails with EACCES. */
+static int read_required(const char *path)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, path, NULL, &p) == 0, "plain execve of %s ran: errno %d", path, p.exec_errno);
+	CHECK(run_prog(NOSEC, path, NULL, &n) == EACCES, "nosec of %s: errno %d", path, n.exec_errno);
+	return PASS;
+}
+
+static int t_read_program(void)
+{
+	return read_required(FIX_PROBE_XONLY);
+}
+
+static int t_read_script(void)
+{
+	return read_required(FIX_SCRIPT_XONLY);
+}
+
+static int t_read_script_interp(void)
+{
+	return read_required(FIX_SCRIPT_XINTERP);
+}
+
+static int t_read_elf_interp(void)
+{
+	return read_required(FIX_DYNPROBE_XINTERP);
+}
+
+static int t_dynamic_and_script(void)
+{
+	struct run n;
+
+	CHECK(run_prog(NOSEC, FIX_DYNPROBE, NULL, &n) == 0, "nosec dynamic: %d", n.exec_errno);
+	CHECK(!strcmp(get(&n, "exe"), FIX_DYNPROBE), "exe %s", get(&n, "exe"));
+	CHECK(run_prog(NOSEC, FIX_SCRIPT, NULL, &n) == 0, "nosec script: %d", n.exec_errno);
+	CHECK(!strcmp(get(&n, "exe"), FIX_PROBE), "script runs its interpreter: %s", get(&n, "exe"));
+	return PASS;
+}
+
+/* A nosecurity exec fails exactly like execve for each kind of error. */
+static int same_error(const char *path, int want)
+{
+	struct run p, n;
+
+	CHECK(run_prog(PLAIN, path, NULL, &p) == want, "execve(%s): errno %d, want %d", path, p.exec_errno, want);
+	CHECK(run_prog(NOSEC, path, NULL, &n) == want, "nosec(%s): errno %d, want %d", path, n.exec_errno, want);
+	return PASS;
+}
+
+static int t_err_enoent(void)
+{
+	return same_error(FIX "/does-not-exist", ENOENT);
+}
+
+static int t_err_enotdir(void)
+{
+	return same_error(FIX_PROBE "/x", ENOTDIR);
+}
+
+static int t_err_enoexec(void)
+{
+	return same_error(FIX_GARBAGE, ENOEXEC);
+}
+
+static int t_err_eacces_mode(void)
+{
+	return same_error(FIX_PROBE_NOEXEC_BIT, EACCES);
+}
+
+static int t_err_eloop(void)
+{
+	return same_error(FIX_LOOP, ELOOP);
+}
+
+static int t_err_noexec_mount(void)
+{
+	return same_error(FIX_NOEXEC_DIR "/probe", EACCES);
+}
+
+static int t_err_efault(void)
+{
+
+	CHECK(execve_nosecurity(BAD, NULL, NULL) == -1 && errno == EFAULT,
+	      "bad path: errno %d", errno);
+	CHECK(execve_nosecurity(FIX_PROBE, BAD, NULL) == -1 && errno == EFAULT,
+	      "bad argv: errno %d", errno);
+	CHECK(execve_nosecurity(FIX_PROBE, NULL, BAD) == -1 && errno == EFAULT,
+	      "bad envp: errno %d", errno);
+	return PASS;
+}
+
+static int t_err_e2big(void)
+{
+	size_t len = 200000;
+	char *big = malloc(len + 1);
+	char *argv[] = { FIX_PROBE, big, NULL };
+
+	CHECK(big, "malloc");
+	memset(big, 'x', len);
+	big[len] = 0;
+	CHECK(execve(FIX_PROBE, argv, environ) == -1 && errno == E2BIG, "execve: errno %d", errno);
+	CHECK(execve_nosecurity(FIX_PROBE, argv, environ) == -1 && errno == E2BIG, "nosec: errno %d", errno);
+	return PASS;
+}
+
+static int t_err_etxtbsy(void)
+{
+	const char *path = "/tmp/txtbsy";
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	int ret;
+
+	CHECK(fd >= 0, "open: %d", errno);
+	ret = same_error(path, ETXTBSY);
+	close(fd);
+	unlink(path);
+	return ret;
+}
+
+static int t_ordinary_exec_rest(void)
+{
+	char fdarg[16], *argv[3];
+	int fd, pfd[2], status;
+	char out[4096] = "";
+	ssize_t len = 0, n;
+	pid_t pid;
+
+	CHECK(pipe(pfd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		snprintf(fdarg, sizeof(fdarg), "%d", fd);
+		argv[0] = FIX_PROBE;
+		argv[1] = fdarg;
+		argv[2] = NULL;
+		dup2(pfd[1], 1);
+		printf("parent_pid=%d\n", getpid());
+		fflush(stdout);
+		execve_nosecurity(FIX_PROBE, argv, environ);
+		_exit(99);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	waitpid(pid, &status, 0);
+	{
+		struct run r;
+
+		memcpy(r.out, out, sizeof(out));
+		r.out[len] = 0;
+		CHECK(getl(&r, "end") == 1, "probe ran: %s", out);
+		CHECK(getl(&r, "pid") == pid, "same pid: %s", get(&r, "pid"));
+		CHECK(!strcmp(get(&r, "exe"), FIX_PROBE), "/proc/self/exe %s", get(&r, "exe"));
+		CHECK(strstr(out, "=0\nend=1") != NULL, "close-on-exec fd closed: %s", out);
+		CHECK(!strstr(out, "device_fd="), "the device fd leaked: %s", out);
+	}
+	return PASS;
+}
+
+static int t_fexecve(void)
+{
+	char *argv[] = { "probe", NULL };
+	int fd = open(FIX_PROBE_SUID, O_RDONLY);
+	struct run r;
+	int pfd[2];
+	pid_t pid;
+	ssize_t n, len = 0;
+
+	CHECK(fd >= 0, "open");
+	CHECK(pipe(pfd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		fexecve_nosecurity(fd, argv, environ);
+		printf("exec_errno=%d\n", errno);
+		fflush(stdout);
+		_exit(99);
+	}
+	close(pfd[1]);
+	memset(&r, 0, sizeof(r));
+	while ((n = read(pfd[0], r.out + len, sizeof(r.out) - 1 - len)) > 0)
+		len += n;
+	waitpid(pid, NULL, 0);
+	CHECK(getl(&r, "end") == 1, "fexecve_nosecurity ran: %s", r.out);
+	CHECK(id_field(&r, "uids", 1) == TEST_UID, "euid via fd %s", get(&r, "uids"));
+	return PASS;
+}
+
+static int t_execveat_dirfd(void)
+{
+	char *argv[] = { "probe", NULL };
+	int dfd = open(FIX, O_RDONLY | O_DIRECTORY);
+	pid_t pid;
+
+	CHECK(dfd >= 0, "open dir");
+	CHECK(execveat_nosecurity(dfd, "probe-xonly", argv, environ, 0) == -1 &&
+	      errno == EACCES, "relative exec-only: errno %d", errno);
+	CHECK(execveat_nosecurity(dfd, "probe", argv, environ, 0x4) == -1 &&
+	      errno == EINVAL, "unknown flag: errno %d", errno);
+	CHECK(execveat_nosecurity(dfd, "loop", argv, environ, AT_SYMLINK_NOFOLLOW) == -1 &&
+	      errno == ELOOP, "AT_SYMLINK_NOFOLLOW: errno %d", errno);
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execveat_nosecurity(dfd, "probe", argv, environ, 0);
+		_exit(99);
+	}
+	CHECK(wait_status(pid) == 0, "relative path ran");
+	return PASS;
+}
+
+static int t_failure_leaves_no_state(void)
+{
+	long tasks = stat_value("tasks");
+	struct run p;
+
+	CHECK(execve_nosecurity(FIX_PROBE_XONLY, NULL, NULL) == -1 && errno == EACCES, "errno %d", errno);
+	CHECK(execve_nosecurity(FIX "/nope", NULL, NULL) == -1 && errno == ENOENT, "errno %d", errno);
+	CHECK(nosec_exec_restricted() == 0, "not restricted");
+	CHECK(nosec_get_force() == 0, "not forced");
+	/* The next plain execve is a normal, transitioning one. */
+	CHECK(run_prog(PLAIN, FIX_PROBE_SUID, NULL, &p) == 0, "plain ran");
+	CHECK(id_field(&p, "uids", 1) == 0, "plain exec after failed nosec: %s", get(&p, "uids"));
+	CHECK(stat_value("tasks") == tasks, "tasks %ld -> %ld", tasks, stat_value("tasks"));
+	return PASS;
+}
+
+static int t_ioctl_errors(void)
+{
+	struct nosec_execveat_args a = { .dirfd = AT_FDCWD };
+	int fd = open("/dev/nosec_exec", O_RDWR | O_CLOEXEC);
+
+	CHECK(fd >= 0, "open /dev/nosec_exec: %d", errno);
+	CHECK(ioctl(fd, _IO(0xE7, 0x7f), 0) == -1 && errno == ENOTTY, "unknown ioctl: %d", errno);
+	CHECK(ioctl(fd, NOSEC_IOC_EXECVEAT, BAD) == -1 && errno == EFAULT, "bad struct: %d", errno);
+	a.pathname = (uintptr_t)FIX_PROBE;
+	a.flags = 0x80000000u;
+	CHECK(ioctl(fd, NOSEC_IOC_EXECVEAT, &a) == -1 && errno == EINVAL, "unknown flags: %d", errno);
+	a.flags = 0;
+	a.pathname = 0;
+	CHECK(ioctl(fd, NOSEC_IOC_EXECVEAT, &a) == -1 && errno == EFAULT, "NULL path: %d", errno);
+	close(fd);
+	return PASS;
+}
+
+/* ---- 2. PR_RESTRICT_ME / PR_GET_RESTRICT: SPEC 1.2 ---- */
+
+static int t_restrict_args(void)
+{
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 1, 0, 0) == -1 && errno == EINVAL, "arg3");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 1, 0) == -1 && errno == EINVAL, "arg4");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 1) == -1 && errno == EINVAL, "arg5");
+	CHECK(restrict_me(2, 0, 0, 0) == -1 && errno == EINVAL, "unknown bit");
+	CHECK(restrict_me(PR_RESTRICT_EXEC | 2, 0, 0, 0) == -1 && errno == EINVAL, "unknown bit with EXEC");
+	CHECK(restrict_me(0, 0, 0, 0) == 0, "arg2 0");
+	CHECK(nosec_exec_restricted() == 0, "bad input changed nothing");
+	CHECK(child_execve_errno(FIX "/nope") == ENOENT, "exec still allowed");
+	return PASS;
+}
+
+static int t_restrict_denies_execve(void)
+{
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict: %d", errno);
+	CHECK(execve(FIX_PROBE, (char *[]){ FIX_PROBE, NULL }, environ) == -1 && errno == EPERM, "errno %d", errno);
+	CHECK(execve(FIX "/does-not-exist", no_argv, environ) == -1 && errno == EPERM,
+	      "nonexistent path: errno %d", errno);
+	CHECK(execve(FIX_PROBE, BAD, NULL) == -1 && errno == EPERM,
+	      "bad argv still EPERM: errno %d", errno);
+	return PASS;
+}
+
+static int t_restrict_irrevocable(void)
+{
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	CHECK(restrict_me(0, 0, 0, 0) == 0, "arg2 0");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "again");
+	CHECK(nosec_set_force(0) == 0, "force off");
+	CHECK(nosec_exec_restricted() == 1, "still restricted");
+	CHECK(execve(FIX_PROBE, no_argv, environ) == -1 && errno == EPERM, "errno %d", errno);
+	return PASS;
+}
+
+static int t_get_restrict(void)
+{
+	unsigned long m = 99, z3 = 99, z4 = 99, z5 = 99;
+
+	CHECK(prctl(PR_GET_RESTRICT, &m, &z3, &z4, &z5) == 0, "get");
+	CHECK(m == 0 && z3 == 0 && z4 == 0 && z5 == 0, "%lu %lu %lu %lu", m, z3, z4, z5);
+	CHECK(prctl(PR_GET_RESTRICT, 0, 0, 0, 0) == 0, "all NULL");
+	CHECK(prctl(PR_GET_RESTRICT, BAD, 0, 0, 0) == -1 && errno == EFAULT, "bad arg2");
+	CHECK(prctl(PR_GET_RESTRICT, &m, BAD, 0, 0) == -1 && errno == EFAULT, "bad arg3");
+	CHECK(prctl(PR_GET_RESTRICT, &m, 0, 0, BAD) == -1 && errno == EFAULT, "bad arg5");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	m = 0;
+	z4 = 7;
+	CHECK(prctl(PR_GET_RESTRICT, &m, 0, &z4, 0) == 0, "get");
+	CHECK(m == PR_RESTRICT_EXEC && z4 == 0, "mask %lu z4 %lu", m, z4);
+	return PASS;
+}
+
+static int t_ban_execveat(void)
+{
+	int fd = open(FIX_PROBE, O_RDONLY);
+	int pfd = open(FIX_PROBE, O_PATH);
+	char proc[64];
+
+	CHECK(fd >= 0 && pfd >= 0, "open");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	CHECK(syscall(SYS_execveat, AT_FDCWD, FIX_PROBE, NULL, NULL, 0) == -1 && errno == EPERM, "path %d", errno);
+	CHECK(syscall(SYS_execveat, fd, "", NULL, NULL, AT_EMPTY_PATH) == -1 && errno == EPERM, "fd %d", errno);
+	CHECK(syscall(SYS_execveat, pfd, "", NULL, NULL, AT_EMPTY_PATH) == -1 && errno == EPERM, "O_PATH %d", errno);
+	CHECK(fexecve(fd, (char *[]){ "p", NULL }, environ) == -1 && errno == EPERM, "fexecve %d", errno);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	CHECK(execve(proc, no_argv, environ) == -1 && errno == EPERM, "/proc/self/fd: %d", errno);
+	return PASS;
+}
+
+static int memfd_with_probe(void)
+{
+	int in = open(FIX_PROBE, O_RDONLY), fd = memfd_create("probe", MFD_CLOEXEC);
+	char buf[65536];
+	ssize_t n;
+
+	if (in < 0 || fd < 0)
+		return -1;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, n) != n)
+			return -1;
+	close(in);
+	return fd;
+}
+
+static int t_ban_memfd(void)
+{
+	int fd = memfd_with_probe();
+	pid_t pid;
+
+	CHECK(fd >= 0, "memfd");
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		fexecve(fd, (char *[]){ "p", NULL }, environ);
+		_exit(99);
+	}
+	CHECK(wait_status(pid) == 0, "unrestricted memfd fexecve runs");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	CHECK(fexecve(fd, (char *[]){ "p", NULL }, environ) == -1 && errno == EPERM, "memfd %d", errno);
+	return PASS;
+}
+
+/* 32-bit entry points from this 64-bit program; the binary is static and
+ * not PIE, so these live below 4 GiB. */
+static char i32_path[] = FIX_PROBE;
+static unsigned int i32_argv[2];
+
+static long int80(long nr, long b, long c, long d, long s, long di)
+{
+	long ret;
+
+	asm volatile("int $0x80"
+		     : "=a"(ret)
+		     : "a"(nr), "b"(b), "c"(c), "d"(d), "S"(s), "D"(di)
+		     : "memory", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+#define NR32_EXECVE	11
+#define NR32_EXECVEAT	358
+
+static int t_ban_int80(void)
+{
+	pid_t pid;
+
+	i32_argv[0] = (unsigned int)(uintptr_t)i32_path;
+	CHECK((uintptr_t)i32_path < 0xffffffffUL, "static data below 4 GiB");
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		int80(NR32_EXECVE, (long)i32_path, (long)i32_argv, 0, 0, 0);
+		_exit(99);
+	}
+	CHECK(wait_status(pid) == 0, "unrestricted int $0x80 execve runs the probe");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	CHECK(int80(NR32_EXECVE, (long)i32_path, (long)i32_argv, 0, 0, 0) == -EPERM, "int80 execve");
+	CHECK(int80(NR32_EXECVEAT, AT_FDCWD, (long)i32_path, (long)i32_argv, 0, 0) == -EPERM,
+	      "int80 execveat");
+	return PASS;
+}
+
+static int t_ban_vfork(void)
+{
+	pid_t pid;
+
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	pid = vfork();
+	if (pid == 0) {
+		execve(FIX_PROBE, (char *[]){ FIX_PROBE, NULL }, environ);
+		_exit(errno);
+	}
+	CHECK(wait_status(pid) == EPERM, "vfork+exec");
+	return PASS;
+}
+
+static int t_ban_posix_spawn(void)
+{
+	char *argv[] = { FIX_PROBE, NULL };
+	pid_t pid;
+	int ret;
+
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	ret = posix_spawn(&pid, FIX_PROBE, NULL, NULL, argv, environ);
+	CHECK(ret == EPERM, "posix_spawn: %d", ret);
+	return PASS;
+}
+
+/* ---- 3. inheritance ---- */
+
+static int t_inherit_fork(void)
+{
+	pid_t pid;
+
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	pid = fork();
+	if (pid == 0) {
+		pid_t grand = fork();
+
+		if (grand == 0)
+			_exit(child_execve_errno(FIX_PROBE));
+		_exit(wait_status(grand));
+	}
+	CHECK(wait_status(pid) == EPERM, "grandchild exec");
+	return PASS;
+}
+
+static void *thread_exec(void *arg)
+{
+	(void)arg;
+	execve(FIX "/nope", no_argv, environ);
+	return (void *)(long)errno;
+}
+
+static void *thread_restrict(void *arg)
+{
+	(void)arg;
+	return (void *)(long)restrict_me(PR_RESTRICT_EXEC, 0, 0, 0);
+}
+
+static int t_inherit_threads(void)
+{
+	pthread_t t;
+	void *ret;
+
+	/* Restriction is per task: a sibling thread that restricts itself
+	 * does not restrict this one, like the seed and no_new_privs. */
+	CHECK(pthread_create(&t, NULL, thread_restrict, NULL) == 0, "thread");
+	pthread_join(t, &ret);
+	CHECK(ret == 0, "thread restricts itself");
+	CHECK(nosec_exec_restricted() == 0, "main thread not restricted");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	CHECK(pthread_create(&t, NULL, thread_exec, NULL) == 0, "thread");
+	pthread_join(t, &ret);
+	CHECK((long)ret == EPERM, "thread created after: errno %ld", (long)ret);
+	return PASS;
+}
+
+struct clone3_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+static int t_inherit_clone3(void)
+{
+	struct clone3_args args = { .exit_signal = SIGCHLD };
+	long pid;
+
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid == 0)
+		_exit(child_execve_errno(FIX_PROBE));
+	CHECK(pid > 0, "clone3: %d", errno);
+	CHECK(wait_status(pid) == EPERM, "clone3 child exec");
+	return PASS;
+}
+
+static void setup_restrict(void)
+{
+	nosec_restrict_exec();
+}
+
+static int t_kept_across_nosec_exec(void)
+{
+	struct run n;
+
+	CHECK(run_prog(NOSEC, FIX_PROBE, setup_restrict, &n) == 0, "restricted nosec exec ran: %d", n.exec_errno);
+	CHECK(getl(&n, "restrict") == PR_RESTRICT_EXEC, "restrict after exec %s", get(&n, "restrict"));
+	CHECK(getl(&n, "force") == 0, "force %s", get(&n, "force"));
+	CHECK(run_prog(FORCED, FIX_PROBE, NULL, &n) == 0, "forced exec ran: %d", n.exec_errno);
+	CHECK(getl(&n, "restrict") == PR_RESTRICT_EXEC && getl(&n, "force") == 1,
+	      "forced: restrict %s force %s", get(&n, "restrict"), get(&n, "force"));
+	return PASS;
+}
+
+/* ---- 4. PR_SET/GET_FORCE_EXECVE_NOSECURITY: SPEC 1.3 ---- */
+
+static int t_force_args(void)
+{
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 1, 0, 0, 0) == -1 && errno == EPERM, "unrestricted");
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 1, 1, 0, 0) == -1 && errno == EINVAL, "arg3");
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 1, 0, 1, 0) == -1 && errno == EINVAL, "arg4");
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 1, 0, 0, 1) == -1 && errno == EINVAL, "arg5");
+	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 0, "get 0");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 5, 0, 0, 0) == 0, "set");
+	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 1, "get 1");
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 0, "clear");
+	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 0, "get 0 again");
+	CHECK(execve(FIX_PROBE, no_argv, environ) == -1 && errno == EPERM, "force off: EPERM again");
+	return PASS;
+}
+
+static int t_force_setuid(void)
+{
+	struct run f;
+
+	CHECK(run_prog(FORCED, FIX_PROBE_SUID, NULL, &f) == 0, "forced ran: %d", f.exec_errno);
+	CHECK(!strcmp(get(&f, "uids"), "1000,1000,1000,1000"), "uids %s", get(&f, "uids"));
+	CHECK(getl(&f, "at_secure") == 0, "AT_SECURE %s", get(&f, "at_secure"));
+	return PASS;
+}
+
+static int t_force_file_caps(void)
+{
+	struct run f;
+
+	CHECK(run_prog(FORCED, FIX_PROBE_CAPS, NULL, &f) == 0, "forced ran");
+	CHECK(getx(&f, "capprm") == 0, "caps %s", get(&f, "capprm"));
+	return PASS;
+}
+
+static int t_force_script_and_read(void)
+{
+	struct run f;
+
+	CHECK(run_prog(FORCED, FIX_SCRIPT, NULL, &f) == 0, "forced script ran: %d", f.exec_errno);
+	CHECK(!strcmp(get(&f, "exe"), FIX_PROBE), "exe %s", get(&f, "exe"));
+	CHECK(run_prog(FORCED, FIX_PROBE_XONLY, NULL, &f) == EACCES, "exec-only: %d", f.exec_errno);
+	CHECK(run_prog(FORCED, FIX_SCRIPT_XINTERP, NULL, &f) == EACCES, "exec-only interp: %d", f.exec_errno);
+	return PASS;
+}
+
+static int t_force_subprocess(void)
+{
+	char *argv[] = { "nosec-run", "--restrict", "--force", "/bin/sh", "-c",
+			 "exec " FIX_PROBE_SUID, NULL };
+	struct run r;
+	int pfd[2];
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	CHECK(pipe(pfd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		execve("/nosec/bin/nosec-run", argv, environ);
+		_exit(99);
+	}
+	close(pfd[1]);
+	memset(&r, 0, sizeof(r));
+	while ((n = read(pfd[0], r.out + len, sizeof(r.out) - 1 - len)) > 0)
+		len += n;
+	CHECK(wait_status(pid) == 0, "nosec-run status");
+	CHECK(!strcmp(get(&r, "uids"), "1000,1000,1000,1000"), "uids %s", get(&r, "uids"));
+	CHECK(getl(&r, "restrict") == 1 && getl(&r, "force") == 1, "flags %s", r.out);
+	return PASS;
+}
+
+static int t_cli_errors(void)
+{
+	static const struct { const char *args[4]; int status; } cases[] = {
+		{ { "--force", FIX_PROBE }, 125 },
+		{ { "--bogus", FIX_PROBE }, 125 },
+		{ { FIX "/nope" }, 127 },
+		{ { "nope-not-in-path" }, 127 },
+		{ { FIX_PROBE_XONLY }, 126 },
+		{ { "--help" }, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[6] = { "nosec-run" };
+		pid_t pid;
+
+		for (int j = 0; j < 4 && cases[i].args[j]; j++)
+			argv[j + 1] = (char *)cases[i].args[j];
+		pid = fork();
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(null, 1);
+			dup2(null, 2);
+			execve("/nosec/bin/nosec-run", argv, environ);
+			_exit(99);
+		}
+		CHECK(wait_status(pid) == cases[i].status, "nosec-run %s: want %d",
+		      cases[i].args[0], cases[i].status);
+	}
+	return PASS;
+}
+
+/* ---- 5. lifecycle and stats (root) ---- */
+
+static int delete_module(void)
+{
+	return syscall(SYS_delete_module, "nosec_exec", O_NONBLOCK);
+}
+
+static int load_module(void)
+{
+	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	close(fd);
+	return ret;
+}
+
+static int t_unload_refused_while_restricted(void)
+{
+	int pfd[2], ret = PASS, i;
+	pid_t pid;
+	char c;
+
+	CHECK(wait_tasks(0) == 0, "baseline 0 tasks");
+	CHECK(pipe(pfd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[1]);
+		if (nosec_restrict_exec())
+			_exit(1);
+		if (read(pfd[0], &c, 1) < 0)
+			_exit(2);
+		_exit(child_execve_errno(FIX_PROBE) == EPERM ? 0 : 3);
+	}
+	close(pfd[0]);
+	for (i = 0; i < 100 && stat_value("tasks") < 1; i++)
+		usleep(10000);
+	if (delete_module() != -1 || errno != EWOULDBLOCK) {
+		printf("# delete_module with a restricted task: %d\n", errno);
+		ret = FAIL;
+	}
+	/* The restriction is still in force after the refused unload. */
+	close(pfd[1]);
+	CHECK(wait_status(pid) == 0, "child still restricted after refused unload");
+	CHECK(ret == PASS, "unload refused");
+	CHECK(wait_tasks(0) == 0, "tasks back to 0");
+	for (i = 0; i < 50 && delete_module(); i++)
+		usleep(100000);
+	CHECK(access("/dev/nosec_exec", F_OK) != 0, "unloaded: device gone (%d)", i);
+	CHECK(execve_nosecurity(FIX_PROBE, NULL, NULL) == -1 && errno == ENOSYS, "ENOSYS: %d", errno);
+	CHECK(nosec_restrict_exec() == -1 && errno == ENOSYS, "prctl ENOSYS: %d", errno);
+	CHECK(load_module() == 0, "reload: %d", errno);
+	CHECK(stat_value("tasks") == 0 && stat_value("denied_execs") == 0 &&
+	      stat_value("nosec_execs") == 0 && stat_value("missed") == 0, "reload starts clean");
+	CHECK(nosec_exec_restricted() == 0, "not restricted after reload");
+	return PASS;
+}
+
+static int t_no_stale_state(void)
+{
+	long base = wait_tasks(0);
+	int i;
+
+	CHECK(base == 0, "baseline %ld", base);
+	for (i = 0; i < 200; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			nosec_restrict_exec();
+			if (i & 1)
+				nosec_set_force(1);
+			_exit(0);
+		}
+		CHECK(wait_status(pid) == 0, "child");
+	}
+	CHECK(wait_tasks(0) == 0, "tasks %ld after 200 restricted exits", stat_value("tasks"));
+	/* New tasks, possibly at reused addresses and pids, exec freely. */
+	for (i = 0; i < 20; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(child_execve_errno(FIX_PROBE));
+		CHECK(wait_status(pid) == 0, "fresh task %d execs", i);
+	}
+	return PASS;
+}
+
+static int t_stats_counters(void)
+{
+	long denied = stat_value("denied_execs"), nosec = stat_value("nosec_execs");
+	struct run r;
+
+	CHECK(denied >= 0 && nosec >= 0 && stat_value("missed") >= 0, "stats readable");
+	CHECK(run_prog(NOSEC, FIX_PROBE, NULL, &r) == 0, "nosec");
+	CHECK(stat_value("nosec_execs") == nosec + 1, "nosec_execs %ld -> %ld", nosec, stat_value("nosec_execs"));
+	CHECK(run_prog(PLAIN, FIX_PROBE, setup_restrict, &r) == EPERM, "denied");
+	CHECK(stat_value("denied_execs") == denied + 1, "denied_execs %ld -> %ld", denied, stat_value("denied_execs"));
+	return PASS;
+}
+
+static int storm_worker(int id)
+{
+	char *argv[] = { FIX_PROBE, NULL };
+
+	if (id % 2 == 0)
+		nosec_restrict_exec();
+	if (id % 4 == 0)
+		nosec_set_force(1);
+	for (int i = 0; i < 60; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(null, 1);
+			if (i % 2)
+				execve_nosecurity(FIX_PROBE, argv, environ);
+			else
+				execve(FIX_PROBE, argv, environ);
+			_exit(errno == EPERM ? 10 : 11);
+		}
+		int st = wait_status(pid);
+		/* restricted, unforced, plain execve: must be EPERM */
+		int want = (id % 4 == 2 && i % 2 == 0) ? 10 : 0;
+
+		if (st != want)
+			return 1;
+	}
+	return 0;
+}
+
+static int t_exec_storm_missed(void)
+{
+	long missed = stat_value("missed");
+	pid_t pids[6];
+	int i, bad = 0;
+
+	CHECK(missed == 0, "missed %ld before", missed);
+	for (i = 0; i < 6; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			_exit(storm_worker(i));
+	}
+	for (i = 0; i < 6; i++)
+		bad += wait_status(pids[i]) != 0;
+	CHECK(bad == 0, "%d workers saw a wrong exec result", bad);
+	CHECK(stat_value("missed") == 0, "missed %ld", stat_value("missed"));
+	CHECK(stat_value("killed_execs") == 0, "killed %ld", stat_value("killed_execs"));
+	return PASS;
+}
+
+static const struct test_case cases[] = {
+	{ "nosec_setuid_keeps_euid", t_setuid_euid },
+	{ "nosec_setuid_keeps_suid_fsuid", t_setuid_suid_fsuid },
+	{ "nosec_setgid_keeps_gids", t_setgid_egid },
+	{ "nosec_ids_kept_bit_for_bit", t_ids_bit_for_bit, 1 },
+	{ "nosec_file_caps_not_applied", t_file_caps },
+	{ "nosec_caps_kept_all_sets", t_caps_kept, 1 },
+	{ "nosec_securebits_keepcaps_kept", t_securebits_keepcaps },
+	{ "nosec_at_secure_zero", t_at_secure },
+	{ "nosec_dumpable_kept_over_setuid", t_dumpable_setuid },
+	{ "nosec_dumpable_zero_kept", t_dumpable_zero_kept },
+	{ "nosec_pdeathsig_kept", t_pdeathsig },
+	{ "nosec_personality_kept", t_personality },
+	{ "nosec_rlimit_stack_kept", t_rlimit_stack },
+	{ "nosec_keyrings_kept", t_keyrings },
+	{ "nosec_apparmor_label_kept", t_apparmor_label },
+	{ "nosec_read_required_program", t_read_program },
+	{ "nosec_read_required_script", t_read_script },
+	{ "nosec_read_required_script_interpreter", t_read_script_interp },
+	{ "nosec_read_required_elf_interpreter", t_read_elf_interp },
+	{ "nosec_dynamic_program_and_script_run", t_dynamic_and_script },
+	{ "nosec_error_enoent", t_err_enoent },
+	{ "nosec_error_enotdir", t_err_enotdir },
+	{ "nosec_error_enoexec", t_err_enoexec },
+	{ "nosec_error_eacces_no_x_bit", t_err_eacces_mode },
+	{ "nosec_error_eloop", t_err_eloop },
+	{ "nosec_error_noexec_mount", t_err_noexec_mount },
+	{ "nosec_error_efault", t_err_efault },
+	{ "nosec_error_e2big", t_err_e2big },
+	{ "nosec_error_etxtbsy", t_err_etxtbsy },
+	{ "nosec_ordinary_exec_rest", t_ordinary_exec_rest },
+	{ "nosec_fexecve_by_fd", t_fexecve },
+	{ "nosec_execveat_dirfd_flags", t_execveat_dirfd },
+	{ "nosec_failure_leaves_no_state", t_failure_leaves_no_state },
+	{ "ioctl_bad_input", t_ioctl_errors },
+	{ "restrict_me_argument_errors", t_restrict_args },
+	{ "restrict_denies_execve_before_lookup", t_restrict_denies_execve },
+	{ "restrict_is_irrevocable", t_restrict_irrevocable },
+	{ "get_restrict_stores_and_efault", t_get_restrict },
+	{ "restrict_denies_execveat_all_forms", t_ban_execveat },
+	{ "restrict_denies_memfd_fexecve", t_ban_memfd },
+	{ "restrict_denies_int80_execve_execveat", t_ban_int80 },
+	{ "restrict_denies_vfork_exec", t_ban_vfork },
+	{ "restrict_denies_posix_spawn", t_ban_posix_spawn },
+	{ "restrict_inherited_fork_grandchild", t_inherit_fork },
+	{ "restrict_per_thread_and_inherited_by_threads", t_inherit_threads },
+	{ "restrict_inherited_clone3", t_inherit_clone3 },
+	{ "flags_kept_across_nosec_exec", t_kept_across_nosec_exec },
+	{ "force_argument_errors_and_toggle", t_force_args },
+	{ "force_setuid_target_no_privilege", t_force_setuid },
+	{ "force_file_caps_target_no_caps", t_force_file_caps },
+	{ "force_script_runs_read_enforced", t_force_script_and_read },
+	{ "force_subprocess_execve_via_nosec_run", t_force_subprocess },
+	{ "nosec_run_exit_codes", t_cli_errors },
+	{ "stats_count_nosec_and_denied", t_stats_counters, 1 },
+	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },
+	{ "no_stale_state_after_restricted_exits", t_no_stale_state, 1 },
+	{ "exec_storm_missed_zero", t_exec_storm_missed, 1 },
+};
+
+static int run_case(const struct test_case *tc)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return FAIL;
+	if (pid == 0) {
+		alarm(120);
+		if (!tc->as_root && drop_to_user()) {
+			printf("# cannot drop to uid %d\n", TEST_UID);
+			_exit(FAIL);
+		}
+		_exit(tc->fn());
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return FAIL;
+	if (WIFSIGNALED(status)) {
+		printf("# killed by signal %d\n", WTERMSIG(status));
+		return FAIL;
+	}
+	return WEXITSTATUS(status) <= SKIP ? WEXITSTATUS(status) : FAIL;
+}
+
+int main(int argc, char *argv[])
+{
+	size_t n = sizeof(cases) / sizeof(cases[0]);
+	int passed = 0, failed = 0, skipped = 0;
+	const char *only = argc > 1 ? argv[1] : NULL;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getuid() != 0) {
+		fprintf(stderr, "nosec_test: run as root (it makes fixtures, then drops to uid %d)\n", TEST_UID);
+		return 2;
+	}
+	if (make_fixtures("/nosec/tests"))
+		return 2;
+	printf("TAP version 13\n1..%zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		int r;
+
+		if (only && !strstr(cases[i].name, only)) {
+			printf("ok %zu %s # SKIP not selected\n", i + 1, cases[i].name);
+			skipped++;
+			continue;
+		}
+		r = run_case(&cases[i]);
+		if (r == PASS) {
+			printf("ok %zu %s\n", i + 1, cases[i].name);
+			passed++;
+		} else if (r == SKIP) {
+			printf("ok %zu %s # SKIP\n", i + 1, cases[i].name);
+			skipped++;
+		} else {
+			printf("not ok %zu %s\n", i + 1, cases[i].name);
+			failed++;
+		}
+	}
+	if (skipped)
+		printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	else
+		printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe - print the security state a program starts with, one key=value a
+ * line, for the tests to compare a plain execve() with a nosecurity one.
+ *
+ * Usage: probe [FD...]   (each FD: report whether it is open)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/keyctl.h>
+#include <linux/nosec_exec.h>
+
+static void status_line(const char *key, const char *name)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strlen(name);
+
+		if (!strncmp(line, name, n) && line[n] == ':') {
+			char *v = line + n + 1;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = 0;
+			/* tabs between the four ids become commas */
+			for (char *p = v; *p; p++)
+				if (*p == '\t')
+					*p = ',';
+			printf("%s=%s\n", key, v);
+		}
+	}
+	fclose(f);
+}
+
+static void keyring(const char *key, int which)
+{
+	long id = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, which, 0);
+
+	printf("%s=%ld\n", key, id < 0 ? -errno : id);
+}
+
+int main(int argc, char *argv[])
+{
+	unsigned long mask = 0;
+	char buf[256];
+	struct rlimit rl;
+	ssize_t n;
+	int fd, sig = -1;
+
+	printf("pid=%d\n", getpid());
+	status_line("uids", "Uid");
+	status_line("gids", "Gid");
+	status_line("capinh", "CapInh");
+	status_line("capprm", "CapPrm");
+	status_line("capeff", "CapEff");
+	status_line("capbnd", "CapBnd");
+	status_line("capamb", "CapAmb");
+	printf("securebits=%d\n", prctl(PR_GET_SECUREBITS));
+	printf("at_secure=%lu\n", getauxval(AT_SECURE));
+	printf("dumpable=%d\n", prctl(PR_GET_DUMPABLE));
+	prctl(PR_GET_PDEATHSIG, &sig);
+	printf("pdeathsig=%d\n", sig);
+	printf("personality=%#x\n", personality(0xffffffff));
+	getrlimit(RLIMIT_STACK, &rl);
+	printf("stack=%llu\n", (unsigned long long)rl.rlim_cur);
+	fd = open("/proc/self/attr/current", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = 0;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (fd >= 0)
+		close(fd);
+	printf("label=%s\n", buf);
+	keyring("thread_keyring", KEY_SPEC_THREAD_KEYRING);
+	keyring("process_keyring", KEY_SPEC_PROCESS_KEYRING);
+	if (prctl(PR_GET_RESTRICT, &mask, 0, 0, 0) == 0)
+		printf("restrict=%lu\n", mask);
+	else
+		printf("restrict=-%d\n", errno);
+	printf("force=%d\n", prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0));
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	buf[n < 0 ? 0 : n] = 0;
+	printf("exe=%s\n", buf);
+	/* Which fds point to the nosec device: none may leak into a program. */
+	for (fd = 0; fd < 64; fd++) {
+		char link[64];
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = 0;
+			if (strstr(buf, "nosec_exec"))
+				printf("device_fd=%d\n", fd);
+		}
+	}
+	for (int i = 1; i < argc; i++)
+		printf("fd%s=%d\n", argv[i],
+		       fcntl(atoi(argv[i]), F_GETFD) >= 0);
+	printf("end=1\n");
+	return 0;
+}
