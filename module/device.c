@@ -67,7 +67,7 @@ static long nosec_ioctl_execveat(void __user *uargs)
 	if (ret)
 		return ret;
 	ret = nosec_call_execveat(&args);
-	nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC);
+	nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC | NOSEC_TASK_CREDS_KEPT);
 	return ret;
 }
 

@@ -20,8 +20,15 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
+#include <linux/string.h>
 
 #include "nosec.h"
+
+/* Test-only: make the registration of this symbol fail, to show unwind. */
+static char *fail_probe;
+module_param(fail_probe, charp, 0400);
+MODULE_PARM_DESC(fail_probe,
+		 "test only: fail the probe on this symbol (load must unwind)");
 
 /**
  * struct nosec_hook - one probe
@@ -43,8 +50,48 @@ struct nosec_hook {
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
 		  .kind = _kind, .what = _what }
 
-/* The table: installed in this order, removed in reverse. */
+/*
+ * The table, installed in this order and removed in reverse.  Enforcement
+ * comes first and state creation last: by the time a task can restrict
+ * itself (prctl) or inherit a restriction (task_alloc), the exec ban and
+ * the free hook are already in place.
+ */
 static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
+	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at execve entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at execveat entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at 32-bit execve entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT, "__ia32_compat_sys_execveat",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at 32-bit execveat entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_X32_SYS_EXECVE, "__x64_compat_sys_execve",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at x32 execve entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT, "__x64_compat_sys_execveat",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at x32 execveat entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
+		   nosec_ban_bprm_execve_pre, "redirect",
+		   "exec ban, every entry point (EPERM before the file is opened)"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CHECK, "security_bprm_check",
+		   nosec_bprm_check_pre, "redirect",
+		   "nosecurity: require read access on each file of the chain"),
+	NOSEC_HOOK(NOSEC_HOOK_OPEN_EXEC, "open_exec",
+		   nosec_open_exec_pre, "redirect",
+		   "nosecurity: require read access on interpreters"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
+		   "security_bprm_creds_from_file",
+		   nosec_creds_from_file_pre, "redirect",
+		   "nosecurity: discard the new creds, keep the caller's"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_COMMITTING_CREDS,
+		   "security_bprm_committing_creds",
+		   nosec_committing_creds_pre, "observe",
+		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
 	NOSEC_HOOK(NOSEC_HOOK_TASK_FREE, "security_task_free",
 		   nosec_task_free_pre, "observe",
 		   "drop the state of a task being freed"),
@@ -54,35 +101,6 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
 		   nosec_prctl_pre, "redirect",
 		   "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_COMMITTING_CREDS,
-		   "security_bprm_committing_creds",
-		   nosec_committing_creds_pre, "observe",
-		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
-		   "security_bprm_creds_from_file",
-		   nosec_creds_from_file_pre, "redirect",
-		   "nosecurity: discard the new creds, keep the caller's"),
-	NOSEC_HOOK(NOSEC_HOOK_OPEN_EXEC, "open_exec",
-		   nosec_open_exec_pre, "redirect",
-		   "nosecurity: require read access on interpreters"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_CHECK, "security_bprm_check",
-		   nosec_bprm_check_pre, "redirect",
-		   "nosecurity: require read access on each file of the chain"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
-		   nosec_ban_bprm_execve_pre, "redirect",
-		   "exec ban, every entry point (EPERM before the file is opened)"),
-	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT, "__ia32_compat_sys_execveat",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at 32-bit execveat entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at 32-bit execve entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at execveat entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at execve entry (EPERM first)"),
 };
 
 /**
@@ -100,7 +118,10 @@ int nosec_hooks_install(void)
 
 		h->kp.symbol_name = h->symbol;
 		h->kp.pre_handler = h->handler;
-		ret = register_kprobe(&h->kp);
+		if (fail_probe && !strcmp(fail_probe, h->symbol))
+			ret = -ENOENT;
+		else
+			ret = register_kprobe(&h->kp);
 		if (ret) {
 			pr_err("cannot probe %s: %d\n", h->symbol, ret);
 			goto out_unregister;

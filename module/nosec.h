@@ -81,19 +81,22 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 }
 
 /* hooks.c: the table of probes and the helpers their handlers share */
+/* In install order (see the table in hooks.c): enforcement first. */
 enum nosec_hook_id {
 	NOSEC_HOOK_SYS_EXECVE,
 	NOSEC_HOOK_SYS_EXECVEAT,
 	NOSEC_HOOK_COMPAT_SYS_EXECVE,
 	NOSEC_HOOK_COMPAT_SYS_EXECVEAT,
+	NOSEC_HOOK_X32_SYS_EXECVE,
+	NOSEC_HOOK_X32_SYS_EXECVEAT,
 	NOSEC_HOOK_BPRM_EXECVE,
 	NOSEC_HOOK_BPRM_CHECK,
 	NOSEC_HOOK_OPEN_EXEC,
 	NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
 	NOSEC_HOOK_BPRM_COMMITTING_CREDS,
-	NOSEC_HOOK_TASK_PRCTL,
-	NOSEC_HOOK_TASK_ALLOC,
 	NOSEC_HOOK_TASK_FREE,
+	NOSEC_HOOK_TASK_ALLOC,
+	NOSEC_HOOK_TASK_PRCTL,
 	NOSEC_NR_HOOKS,
 };
 

@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/klog.h>
 #include <grp.h>
 #include <time.h>
 #include <unistd.h>
@@ -1094,16 +1095,71 @@ static int delete_module(void)
 	return syscall(SYS_delete_module, "nosec_exec", O_NONBLOCK);
 }
 
-static int load_module(void)
+static int load_module_with(const char *params)
 {
 	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
 	int ret;
 
 	if (fd < 0)
 		return -1;
-	ret = syscall(SYS_finit_module, fd, "", 0);
+	ret = syscall(SYS_finit_module, fd, params, 0);
 	close(fd);
 	return ret;
+}
+
+static int load_module(void)
+{
+	return load_module_with("");
+}
+
+/* How many probes of the module /sys/kernel/debug/kprobes/list shows. */
+static int module_probes(void)
+{
+	static const char *const syms[] = {
+		"bprm_execve+", "security_task_free+", "security_task_alloc+",
+		"security_task_prctl+", "open_exec+", "__x64_sys_execve+",
+	};
+	char line[256];
+	int n = 0;
+	FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+			n += strstr(line, syms[i]) != NULL;
+	fclose(f);
+	return n;
+}
+
+static int unload_module(void)
+{
+	for (int i = 0; i < 50; i++) {
+		if (delete_module() == 0)
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
+static int t_load_all_or_nothing(void)
+{
+	char log[1 << 16];
+	int n;
+
+	CHECK(module_probes() == 6, "probes while loaded: %d", module_probes());
+	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
+	CHECK(module_probes() == 0, "unload removes every probe: %d left", module_probes());
+	CHECK(load_module_with("fail_probe=security_task_alloc") == -1, "injected failure must fail the load");
+	CHECK(access("/dev/nosec_exec", F_OK) != 0, "no device after a failed load");
+	CHECK(module_probes() == 0, "failed load left %d probes", module_probes());
+	n = klogctl(3, log, sizeof(log) - 1);
+	CHECK(n > 0, "klogctl");
+	log[n] = 0;
+	CHECK(strstr(log, "cannot probe security_task_alloc"), "the log names the symbol");
+	CHECK(load_module() == 0, "normal load after the failure: %d", errno);
+	CHECK(module_probes() == 6 && access("/dev/nosec_exec", F_OK) == 0, "loaded again");
+	return PASS;
 }
 
 static int t_unload_refused_while_restricted(void)
@@ -1296,6 +1352,7 @@ static const struct test_case cases[] = {
 	{ "nosec_run_exit_codes", t_cli_errors },
 	{ "stats_count_nosec_and_denied", t_stats_counters, 1 },
 	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },
+	{ "lifecycle_load_all_or_nothing", t_load_all_or_nothing, 1 },
 	{ "no_stale_state_after_restricted_exits", t_no_stale_state, 1 },
 	{ "exec_storm_missed_zero", t_exec_storm_missed, 1 },
 };
