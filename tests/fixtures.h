@@ -9,6 +9,7 @@
 #define FIX_PROBE_CAPS		FIX "/probe-caps"	/* cap_net_raw+ep */
 #define FIX_PROBE_XONLY		FIX "/probe-xonly"	/* mode 0711 */
 #define FIX_PROBE_AA		FIX "/probe-aa"		/* AppArmor profile */
+#define FIX_PROBE_AA_DENIED	FIX "/probe-aa-denied"	/* nosecdeny: deny x */
 #define FIX_PROBE_NOEXEC_BIT	FIX "/probe-noexec-bit"	/* mode 0644 */
 #define FIX_INTERP_XONLY	FIX "/interp-xonly"	/* mode 0711 */
 #define FIX_SCRIPT		FIX "/script"		/* #!probe */

@@ -473,6 +473,26 @@ static int t_apparmor_label(void)
 	return PASS;
 }
 
+/* An LSM that denies the exec still denies a nosecurity one. */
+static int t_apparmor_denies(void)
+{
+	const char *cmd = "changeprofile nosecdeny";
+	struct run p, n;
+	int fd;
+
+	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
+	fd = open("/proc/self/attr/current", O_WRONLY);
+	CHECK(fd >= 0 && write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd),
+	      "change_profile: %d", errno);
+	close(fd);
+	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
+	CHECK(run_prog(PLAIN, FIX_PROBE_AA_DENIED, NULL, &p) == EACCES, "plain: %d", p.exec_errno);
+	CHECK(run_prog(NOSEC, FIX_PROBE_AA_DENIED, NULL, &n) == EACCES, "nosec: %d", n.exec_errno);
+	CHECK(run_prog(NOSEC, FIX_PROBE, NULL, &n) == 0, "allowed file: %d", n.exec_errno);
+	CHECK(!strcmp(get(&n, "label"), "nosecdeny (enforce)"), "label '%s'", get(&n, "label"));
+	return PASS;
+}
+
 /* Read access: plain execve works, nosec fails with EACCES. */
 static int read_required(const char *path)
 {
@@ -1312,6 +1332,7 @@ static const struct test_case cases[] = {
 	{ "nosec_rlimit_stack_kept", t_rlimit_stack },
 	{ "nosec_keyrings_kept", t_keyrings },
 	{ "nosec_apparmor_label_kept", t_apparmor_label },
+	{ "nosec_lsm_can_still_deny", t_apparmor_denies, 1 },
 	{ "nosec_read_required_program", t_read_program },
 	{ "nosec_read_required_script", t_read_script },
 	{ "nosec_read_required_script_interpreter", t_read_script_interp },
