@@ -12,7 +12,12 @@
 #ifndef NOSEC_H
 #define NOSEC_H
 
+/* In the source tree the ABI header sits beside this one, under uapi/. */
+#if defined(__has_include) && __has_include("uapi/linux/nosec_exec.h")
+#include "uapi/linux/nosec_exec.h"
+#else
 #include <linux/nosec_exec.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {

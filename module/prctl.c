@@ -4,6 +4,7 @@
  * checks.  security_task_prctl() is replaced for these options only; every
  * other option reaches the kernel's LSMs untouched.
  */
+#include <linux/compat.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <uapi/linux/nosec_exec.h>
@@ -23,6 +24,15 @@ static int nosec_prctl_restrict_me(unsigned long mask, unsigned long arg3,
 	return nosec_task_set_flags(NOSEC_TASK_RESTRICT_EXEC);
 }
 
+/* Store an unsigned long of the caller's ABI (32 bits for compat tasks). */
+static int nosec_put_ulong(unsigned long val, unsigned long addr)
+{
+	if (in_compat_syscall())
+		return put_user((compat_ulong_t)val,
+				(compat_ulong_t __user *)addr);
+	return put_user(val, (unsigned long __user *)addr);
+}
+
 static int nosec_prctl_get_restrict(unsigned long arg2, unsigned long arg3,
 				    unsigned long arg4, unsigned long arg5)
 {
@@ -30,14 +40,14 @@ static int nosec_prctl_get_restrict(unsigned long arg2, unsigned long arg3,
 
 	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICT_EXEC)
 		mask |= PR_RESTRICT_EXEC;
-	if (arg2 && put_user(mask, (unsigned long __user *)arg2))
+	if (arg2 && nosec_put_ulong(mask, arg2))
 		return -EFAULT;
 	/* Room for future restriction words: store 0 in each. */
-	if (arg3 && put_user(0UL, (unsigned long __user *)arg3))
+	if (arg3 && nosec_put_ulong(0, arg3))
 		return -EFAULT;
-	if (arg4 && put_user(0UL, (unsigned long __user *)arg4))
+	if (arg4 && nosec_put_ulong(0, arg4))
 		return -EFAULT;
-	if (arg5 && put_user(0UL, (unsigned long __user *)arg5))
+	if (arg5 && nosec_put_ulong(0, arg5))
 		return -EFAULT;
 	return 0;
 }

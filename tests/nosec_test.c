@@ -965,6 +965,47 @@ static int t_inherit_threads(void)
 	return PASS;
 }
 
+static void *thread_nosec_exec(void *arg)
+{
+	char *argv[] = { FIX_PROBE_SUID, NULL };
+
+	(void)arg;
+	execve_nosecurity(FIX_PROBE_SUID, argv, environ);
+	return (void *)(long)errno;
+}
+
+/* A nosecurity exec from a non-leader thread takes over the process. */
+static int t_nosec_from_thread(void)
+{
+	struct run r;
+	int pfd[2];
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	CHECK(pipe(pfd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		pthread_t t;
+		void *ret;
+
+		dup2(pfd[1], 1);
+		nosec_restrict_exec();
+		if (pthread_create(&t, NULL, thread_nosec_exec, NULL))
+			_exit(98);
+		pthread_join(t, &ret);
+		_exit(99);
+	}
+	close(pfd[1]);
+	memset(&r, 0, sizeof(r));
+	while ((n = read(pfd[0], r.out + len, sizeof(r.out) - 1 - len)) > 0)
+		len += n;
+	CHECK(wait_status(pid) == 0, "probe exit status");
+	CHECK(getl(&r, "pid") == pid, "the process keeps its pid: %s", get(&r, "pid"));
+	CHECK(id_field(&r, "uids", 1) == TEST_UID && getl(&r, "restrict") == 1,
+	      "no privilege, still restricted: %s", r.out);
+	return PASS;
+}
+
 struct clone3_args {
 	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
 	uint64_t stack, stack_size, tls, set_tid, set_tid_size, cgroup;
@@ -1364,6 +1405,7 @@ static const struct test_case cases[] = {
 	{ "restrict_inherited_fork_grandchild", t_inherit_fork },
 	{ "restrict_per_thread_and_inherited_by_threads", t_inherit_threads },
 	{ "restrict_inherited_clone3", t_inherit_clone3 },
+	{ "nosec_exec_from_non_leader_thread", t_nosec_from_thread },
 	{ "flags_kept_across_nosec_exec", t_kept_across_nosec_exec },
 	{ "force_argument_errors_and_toggle", t_force_args },
 	{ "force_setuid_target_no_privilege", t_force_setuid },
