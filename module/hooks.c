@@ -14,6 +14,14 @@
  *
  * No kretprobes: an entry kprobe in process context cannot run out of
  * instances, so an enforcement hook never silently misses.
+ *
+ * Unload safety.  Handlers are covered by unregister_kprobe(), which waits
+ * for running ones.  Replacements run outside the probe; those that may
+ * sleep run only for tasks that pin the module: a restricted task holds a
+ * module reference, an ioctl exec holds the device file.  The one that
+ * any task can reach, prctl, takes a reference of its own.  The last few
+ * instructions after a reference is dropped, and the replacements that
+ * never sleep, are covered by synchronize_rcu_tasks() at unload.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -5,6 +5,7 @@
  * other option reaches the kernel's LSMs untouched.
  */
 #include <linux/compat.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <uapi/linux/nosec_exec.h>
@@ -66,9 +67,9 @@ static int nosec_prctl_set_force(unsigned long on, unsigned long arg3,
 	return 0;
 }
 
-/* Replaces security_task_prctl() for the options above. */
-static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
-		       unsigned long arg4, unsigned long arg5)
+static int nosec_prctl_option(int option, unsigned long arg2,
+			      unsigned long arg3, unsigned long arg4,
+			      unsigned long arg5)
 {
 	switch (option) {
 	case PR_RESTRICT_ME:
@@ -83,10 +84,28 @@ static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
 	return -EINVAL;
 }
 
+/*
+ * Replaces security_task_prctl() for the options above.  Any task may get
+ * here, restricted or not, and may sleep here (allocation, user copies),
+ * so the pre_handler took a module reference; it is dropped last, and the
+ * return that follows is covered by synchronize_rcu_tasks() at unload.
+ */
+static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
+		       unsigned long arg4, unsigned long arg5)
+{
+	int ret = nosec_prctl_option(option, arg2, arg3, arg4, arg5);
+
+	module_put(THIS_MODULE);
+	return ret;
+}
+
 /**
  * nosec_prctl_pre() - take over prctl() for the module's options
  * @p: the probe on security_task_prctl()
  * @regs: registers at its entry (first argument: the option)
+ *
+ * A module being unloaded lets the options fall through to the kernel,
+ * which answers EINVAL as if the module were not loaded.
  *
  * Return: 1 when redirected to the module's prctl, else 0.
  */
@@ -97,6 +116,8 @@ int nosec_prctl_pre(struct kprobe *p, struct pt_regs *regs)
 	case PR_GET_RESTRICT:
 	case PR_SET_FORCE_EXECVE_NOSECURITY:
 	case PR_GET_FORCE_EXECVE_NOSECURITY:
+		if (!try_module_get(THIS_MODULE))
+			return 0;
 		return nosec_hook_redirect(regs, nosec_prctl);
 	}
 	return 0;

@@ -181,25 +181,29 @@ void nosec_task_clear_flags(unsigned int clear)
  */
 void nosec_task_drop(struct task_struct *task)
 {
-	struct nosec_task *t, *found = NULL;
+	struct nosec_task *t;
 	unsigned long irqflags;
+	bool present;
 
-	if (!atomic_long_read(&nosec_tasks_nr))
+	/* Most tasks have no entry: look without the lock first. */
+	rcu_read_lock();
+	present = nosec_task_find(task);
+	rcu_read_unlock();
+	if (!present)
 		return;
+
 	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
-	hash_for_each_possible(nosec_tasks, t, node, (unsigned long)task) {
-		if (t->task == task) {
-			nosec_task_unlink(t);
-			found = t;
+	hash_for_each_possible(nosec_tasks, t, node, (unsigned long)task)
+		if (t->task == task)
 			break;
-		}
-	}
+	if (t)
+		nosec_task_unlink(t);
 	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
-	if (!found)
+	if (!t)
 		return;
-	if (found->flags & NOSEC_TASK_RESTRICT_EXEC)
+	if (t->flags & NOSEC_TASK_RESTRICT_EXEC)
 		module_put(THIS_MODULE);
-	kfree_rcu(found, rcu);
+	kfree_rcu(t, rcu);
 }
 
 /**
