@@ -104,7 +104,7 @@ static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
  * @p: the probe on security_task_prctl()
  * @regs: registers at its entry (first argument: the option)
  *
- * A module being unloaded lets the options fall through to the kernel,
+ * While the module is being unloaded the options are left to the kernel,
  * which answers EINVAL as if the module were not loaded.
  *
  * Return: 1 when redirected to the module's prctl, else 0.
