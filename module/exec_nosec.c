@@ -15,7 +15,9 @@
  *    AT_SECURE 0, pdeath_signal, RLIMIT_STACK and the personality;
  *  - at security_bprm_committing_creds() the caller's dumpability is put
  *    back, and any exec that reaches it with creds that are not the
- *    caller's, or a banned exec, is killed (the fail-closed backstop).
+ *    caller's, with a file the caller may not read (the kernel's own
+ *    would_dump() marks it BINPRM_FLAGS_ENFORCE_NONDUMP), or a banned exec,
+ *    is killed: the fail-closed backstop should a hook above ever miss.
  */
 #include <linux/binfmts.h>
 #include <linux/cred.h>
@@ -165,6 +167,15 @@ static bool nosec_creds_unchanged(const struct cred *new,
 	       cap_issubset(new->cap_bset, old->cap_bset);
 }
 
+/* Did this nosecurity exec pass every check the hooks above make? */
+static bool nosec_exec_checked(const struct linux_binprm *bprm,
+			       unsigned int flags)
+{
+	return (flags & NOSEC_TASK_CREDS_KEPT) &&
+	       !(bprm->interp_flags & BINPRM_FLAGS_ENFORCE_NONDUMP) &&
+	       nosec_creds_unchanged(bprm->cred, current_cred());
+}
+
 /**
  * nosec_committing_creds_pre() - the last gate before new creds commit
  * @p: the probe on security_bprm_committing_creds()
@@ -188,9 +199,7 @@ int nosec_committing_creds_pre(struct kprobe *p, struct pt_regs *regs)
 	if (!flags)
 		goto out_unlock;
 	if (nosec_exec_banned(flags) ||
-	    (nosec_exec_nosecurity(flags) &&
-	     (!(flags & NOSEC_TASK_CREDS_KEPT) ||
-	      !nosec_creds_unchanged(bprm->cred, current_cred())))) {
+	    (nosec_exec_nosecurity(flags) && !nosec_exec_checked(bprm, flags))) {
 		atomic_long_inc(&nosec_stats.killed_execs);
 		force_sig(SIGKILL);
 		goto out_unlock;

@@ -38,6 +38,34 @@ module_param(fail_probe, charp, 0400);
 MODULE_PARM_DESC(fail_probe,
 		 "test only: fail the probe on this symbol (load must unwind)");
 
+/* Test-only: probes on these symbols miss every hit, to show fail-closed. */
+static char *test_miss;
+module_param(test_miss, charp, 0400);
+MODULE_PARM_DESC(test_miss,
+		 "test only: comma-separated symbols whose probes miss every hit");
+
+static bool nosec_hook_listed(const char *list, const char *symbol)
+{
+	size_t len = strlen(symbol);
+	const char *p = list;
+
+	while (p && *p) {
+		if (!strncmp(p, symbol, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/* Stands in for a handler under test_miss: counted as a missed hit. */
+static int nosec_hook_miss(struct kprobe *p, struct pt_regs *regs)
+{
+	p->nmissed++;
+	return 0;
+}
+
 /**
  * struct nosec_hook - one probe
  * @symbol: the kernel function probed
@@ -126,6 +154,10 @@ int nosec_hooks_install(void)
 
 		h->kp.symbol_name = h->symbol;
 		h->kp.pre_handler = h->handler;
+		if (nosec_hook_listed(test_miss, h->symbol)) {
+			pr_warn("test_miss: %s misses every hit\n", h->symbol);
+			h->kp.pre_handler = nosec_hook_miss;
+		}
 		if (fail_probe && !strcmp(fail_probe, h->symbol))
 			ret = -ENOENT;
 		else

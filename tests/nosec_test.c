@@ -55,6 +55,7 @@ enum how { PLAIN, NOSEC, FORCED };
 struct run {
 	char out[8192];
 	int exec_errno;	/* 0: the program ran */
+	int status;	/* wait status of the child */
 };
 
 static const char *get(const struct run *r, const char *key)
@@ -147,6 +148,7 @@ static int run_prog(enum how how, const char *path, void (*setup)(void),
 		len += n;
 	close(pfd[0]);
 	waitpid(pid, &status, 0);
+	r->status = status;
 	r->exec_errno = (int)getl(r, "exec_errno");
 	if (r->exec_errno)
 		return r->exec_errno;
@@ -1223,6 +1225,75 @@ static int t_load_all_or_nothing(void)
 	return PASS;
 }
 
+static void setup_user(void)
+{
+	if (drop_to_user())
+		_exit(98);
+}
+
+static void setup_user_restricted(void)
+{
+	setup_user();
+	nosec_restrict_exec();
+}
+
+static int reload_with(const char *params)
+{
+	if (wait_tasks(0) != 0 || unload_module())
+		return -1;
+	return load_module_with(params);
+}
+
+/* The exec ran into the last gate: SIGKILL before the program ran. */
+static int killed_before_running(const struct run *r)
+{
+	return WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGKILL &&
+	       !strstr(r->out, "end=1");
+}
+
+static int t_fail_closed_missed_probes(void)
+{
+	struct run r;
+	int ret = FAIL;
+
+	/* Both layers of the exec ban miss: the last gate kills the exec. */
+	CHECK(reload_with("test_miss=__x64_sys_execve,__x64_sys_execveat,bprm_execve") == 0,
+	      "load with missing ban probes: %d", errno);
+	if (run_prog(PLAIN, FIX_PROBE, setup_user_restricted, &r) != -1 ||
+	    !killed_before_running(&r)) {
+		printf("# restricted execve with the ban missed: status %#x out %s\n", r.status, r.out);
+		goto out_reload;
+	}
+	if (stat_value("killed_execs") != 1 || stat_value("missed") < 2) {
+		printf("# killed %ld missed %ld\n", stat_value("killed_execs"), stat_value("missed"));
+		goto out_reload;
+	}
+	/* The per-file read check misses: the final one still refuses. */
+	CHECK(reload_with("test_miss=security_bprm_check") == 0, "reload");
+	if (run_prog(NOSEC, FIX_PROBE_XONLY, setup_user, &r) != EACCES) {
+		printf("# exec-only program, bprm_check missed: %d\n", r.exec_errno);
+		goto out_reload;
+	}
+	/* The interpreter read check misses: would_dump's mark kills it. */
+	CHECK(reload_with("test_miss=open_exec") == 0, "reload");
+	if (run_prog(NOSEC, FIX_DYNPROBE_XINTERP, setup_user, &r) != -1 ||
+	    !killed_before_running(&r)) {
+		printf("# exec-only PT_INTERP, open_exec missed: status %#x\n", r.status);
+		goto out_reload;
+	}
+	/* The cred swap misses: a setuid program never runs privileged. */
+	CHECK(reload_with("test_miss=security_bprm_creds_from_file") == 0, "reload");
+	if (run_prog(NOSEC, FIX_PROBE_SUID, setup_user, &r) != -1 ||
+	    !killed_before_running(&r)) {
+		printf("# setuid program, cred swap missed: status %#x out %s\n", r.status, r.out);
+		goto out_reload;
+	}
+	ret = PASS;
+out_reload:
+	CHECK(reload_with("") == 0, "normal reload: %d", errno);
+	return ret;
+}
+
 static int t_unload_refused_while_restricted(void)
 {
 	int pfd[2], ret = PASS, i;
@@ -1416,6 +1487,7 @@ static const struct test_case cases[] = {
 	{ "stats_count_nosec_and_denied", t_stats_counters, 1 },
 	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },
 	{ "lifecycle_load_all_or_nothing", t_load_all_or_nothing, 1 },
+	{ "fail_closed_when_probes_miss", t_fail_closed_missed_probes, 1 },
 	{ "no_stale_state_after_restricted_exits", t_no_stale_state, 1 },
 	{ "exec_storm_missed_zero", t_exec_storm_missed, 1 },
 };
