@@ -10,9 +10,16 @@
  * restricted child or no child.  A failed fork after that point frees the
  * task through security_task_free(), which drops the entry.
  */
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 
 #include "nosec.h"
+
+/* Test-only: make the child's allocation fail, as under memory pressure. */
+static bool test_fork_enomem;
+module_param(test_fork_enomem, bool, 0600);
+MODULE_PARM_DESC(test_fork_enomem,
+		 "test only: fail the child-state allocation of restricted forks");
 
 typedef int (*nosec_task_alloc_fn)(struct task_struct *task,
 				   unsigned long clone_flags);
@@ -25,7 +32,8 @@ static int nosec_task_alloc(struct task_struct *task,
 	struct nosec_task *t;
 	int ret;
 
-	t = nosec_task_prepare(task, inherit);
+	t = READ_ONCE(test_fork_enomem) ? NULL :
+					  nosec_task_prepare(task, inherit);
 	if (!t) {
 		atomic_long_inc(&nosec_stats.fork_enomem);
 		return -ENOMEM;

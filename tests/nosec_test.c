@@ -1294,6 +1294,63 @@ out_reload:
 	return ret;
 }
 
+static int set_param(const char *name, const char *value)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/module/nosec_exec/parameters/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int fork_errno_when_restricted(void)
+{
+	pid_t pid;
+
+	if (nosec_restrict_exec())
+		return -1;
+	pid = fork();
+	if (pid == 0)
+		_exit(child_execve_errno(FIX_PROBE));	/* must never run */
+	if (pid > 0) {
+		wait_status(pid);
+		return 0;
+	}
+	return errno;
+}
+
+static int t_fork_enomem_fails_closed(void)
+{
+	long before = stat_value("fork_enomem");
+	pid_t pid;
+	int st;
+
+	CHECK(set_param("test_fork_enomem", "1") == 0, "set knob: %d", errno);
+	pid = fork();
+	if (pid == 0) {
+		setup_user();
+		_exit(fork_errno_when_restricted());
+	}
+	st = wait_status(pid);
+	CHECK(set_param("test_fork_enomem", "0") == 0, "clear knob");
+	CHECK(st == ENOMEM, "restricted fork with the allocation failing: %d", st);
+	CHECK(stat_value("fork_enomem") == before + 1, "fork_enomem %ld", stat_value("fork_enomem"));
+	/* An unrestricted task forks normally under the same knob. */
+	CHECK(set_param("test_fork_enomem", "1") == 0, "set knob");
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	st = wait_status(pid);
+	CHECK(set_param("test_fork_enomem", "0") == 0, "clear knob");
+	CHECK(pid > 0 && st == 0, "unrestricted fork: %d", st);
+	return PASS;
+}
+
 static int t_unload_refused_while_restricted(void)
 {
 	int pfd[2], ret = PASS, i;
@@ -1488,6 +1545,7 @@ static const struct test_case cases[] = {
 	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },
 	{ "lifecycle_load_all_or_nothing", t_load_all_or_nothing, 1 },
 	{ "fail_closed_when_probes_miss", t_fail_closed_missed_probes, 1 },
+	{ "fail_closed_fork_enomem", t_fork_enomem_fails_closed, 1 },
 	{ "no_stale_state_after_restricted_exits", t_no_stale_state, 1 },
 	{ "exec_storm_missed_zero", t_exec_storm_missed, 1 },
 };
