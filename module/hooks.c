@@ -13,7 +13,11 @@
  * and lets it through.
  *
  * No kretprobes: an entry kprobe in process context cannot run out of
- * instances, so an enforcement hook never silently misses.
+ * instances, so an enforcement hook never silently misses.  A kprobe does
+ * miss when it fires while another kprobe's handler runs on the CPU, which
+ * happens to security_task_free() when an interrupt's softirq frees a task
+ * (an RCU callback) during one of our handlers.  That hook is therefore a
+ * plain ftrace_ops, which nests across contexts.
  *
  * Unload safety.  Handlers are covered by unregister_kprobe(), which waits
  * for running ones.  Replacements run outside the probe; those that may
@@ -25,12 +29,40 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
 
 #include "nosec.h"
+
+/**
+ * struct nosec_hook - one probe
+ * @symbol: the kernel function probed
+ * @handler: its handler, in kprobe pre_handler form
+ * @kind: "observe" or "redirect" (kprobes), or "ftrace" (observe through
+ *	an ftrace_ops), for the reader and the log
+ * @what: what the hook does
+ * @kp: the kprobe, registered from @symbol and @handler
+ * @ops: the ftrace_ops of an "ftrace" hook
+ * @ftrace_missed: hits an "ftrace" hook dropped under test_miss
+ * @miss: test_miss names this hook
+ */
+struct nosec_hook {
+	const char *symbol;
+	kprobe_pre_handler_t handler;
+	const char *kind;
+	const char *what;
+	struct kprobe kp;
+	struct ftrace_ops ops;
+	unsigned long ftrace_missed;
+	bool miss;
+};
+
+#define NOSEC_HOOK(_id, _symbol, _handler, _kind, _what)		\
+	[_id] = { .symbol = _symbol, .handler = _handler,		\
+		  .kind = _kind, .what = _what }
 
 /* Test-only: make the registration of this symbol fail, to show unwind. */
 static char *fail_probe;
@@ -66,25 +98,69 @@ static int nosec_hook_miss(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/**
- * struct nosec_hook - one probe
- * @symbol: the kernel function probed
- * @handler: its pre_handler
- * @kind: "observe" or "redirect", for the reader and the log
- * @what: what the hook does
- * @kp: the kprobe, registered from @symbol and @handler
- */
-struct nosec_hook {
-	const char *symbol;
-	kprobe_pre_handler_t handler;
-	const char *kind;
-	const char *what;
-	struct kprobe kp;
-};
+static bool nosec_hook_is_ftrace(const struct nosec_hook *h)
+{
+	return !strcmp(h->kind, "ftrace");
+}
 
-#define NOSEC_HOOK(_id, _symbol, _handler, _kind, _what)		\
-	[_id] = { .symbol = _symbol, .handler = _handler,		\
-		  .kind = _kind, .what = _what }
+/* The ftrace_ops callback of an "ftrace" hook: runs its handler. */
+static void notrace nosec_hook_ftrace(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *op,
+				      struct ftrace_regs *fregs)
+{
+	struct nosec_hook *h = container_of(op, struct nosec_hook, ops);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (unlikely(h->miss)) {
+		h->ftrace_missed++;
+		return;
+	}
+	if (regs)
+		h->handler(NULL, regs);
+}
+
+static int nosec_hook_register(struct nosec_hook *h)
+{
+	int ret;
+
+	if (fail_probe && !strcmp(fail_probe, h->symbol))
+		return -ENOENT;
+	h->miss = nosec_hook_listed(test_miss, h->symbol);
+	if (h->miss)
+		pr_warn("test_miss: %s misses every hit\n", h->symbol);
+	if (!nosec_hook_is_ftrace(h)) {
+		h->kp.symbol_name = h->symbol;
+		h->kp.pre_handler = h->miss ? nosec_hook_miss : h->handler;
+		ret = register_kprobe(&h->kp);
+		if (ret)
+			return ret;
+		if (h->kp.offset || !h->kp.addr) {
+			unregister_kprobe(&h->kp);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	h->ops.func = nosec_hook_ftrace;
+	h->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	ret = ftrace_set_filter(&h->ops, (unsigned char *)h->symbol,
+				strlen(h->symbol), 0);
+	if (!ret)
+		ret = register_ftrace_function(&h->ops);
+	if (ret)
+		ftrace_free_filter(&h->ops);
+	return ret;
+}
+
+static void nosec_hook_unregister(struct nosec_hook *h)
+{
+	if (nosec_hook_is_ftrace(h)) {
+		unregister_ftrace_function(&h->ops);
+		ftrace_free_filter(&h->ops);
+	} else {
+		unregister_kprobe(&h->kp);
+	}
+}
 
 /*
  * The table, installed in this order and removed in reverse.  Enforcement
@@ -129,7 +205,7 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 		   nosec_committing_creds_pre, "observe",
 		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
 	NOSEC_HOOK(NOSEC_HOOK_TASK_FREE, "security_task_free",
-		   nosec_task_free_pre, "observe",
+		   nosec_task_free_pre, "ftrace",
 		   "drop the state of a task being freed"),
 	NOSEC_HOOK(NOSEC_HOOK_TASK_ALLOC, "security_task_alloc",
 		   nosec_task_alloc_pre, "redirect",
@@ -152,24 +228,9 @@ int nosec_hooks_install(void)
 	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
 		struct nosec_hook *h = &nosec_hooks[i];
 
-		h->kp.symbol_name = h->symbol;
-		h->kp.pre_handler = h->handler;
-		if (nosec_hook_listed(test_miss, h->symbol)) {
-			pr_warn("test_miss: %s misses every hit\n", h->symbol);
-			h->kp.pre_handler = nosec_hook_miss;
-		}
-		if (fail_probe && !strcmp(fail_probe, h->symbol))
-			ret = -ENOENT;
-		else
-			ret = register_kprobe(&h->kp);
+		ret = nosec_hook_register(h);
 		if (ret) {
 			pr_err("cannot probe %s: %d\n", h->symbol, ret);
-			goto out_unregister;
-		}
-		if (h->kp.offset || !h->kp.addr) {
-			pr_err("cannot probe %s at its entry\n", h->symbol);
-			unregister_kprobe(&h->kp);
-			ret = -EINVAL;
 			goto out_unregister;
 		}
 		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);
@@ -178,7 +239,7 @@ int nosec_hooks_install(void)
 
 out_unregister:
 	while (--i >= 0)
-		unregister_kprobe(&nosec_hooks[i].kp);
+		nosec_hook_unregister(&nosec_hooks[i]);
 	return ret;
 }
 
@@ -194,11 +255,13 @@ void nosec_hooks_remove(void)
 	for (i = NOSEC_NR_HOOKS - 1; i >= 0; i--) {
 		struct nosec_hook *h = &nosec_hooks[i];
 
-		unregister_kprobe(&h->kp);
-		if (h->kp.nmissed)
+		nosec_hook_unregister(h);
+		if (h->kp.nmissed + h->ftrace_missed)
 			pr_warn("%s: missed %lu hits\n", h->symbol,
-				h->kp.nmissed);
+				h->kp.nmissed + h->ftrace_missed);
 		memset(&h->kp, 0, sizeof(h->kp));
+		memset(&h->ops, 0, sizeof(h->ops));
+		h->ftrace_missed = 0;
 	}
 }
 
@@ -226,7 +289,8 @@ unsigned long nosec_hooks_missed(void)
 	int i;
 
 	for (i = 0; i < NOSEC_NR_HOOKS; i++)
-		missed += READ_ONCE(nosec_hooks[i].kp.nmissed);
+		missed += READ_ONCE(nosec_hooks[i].kp.nmissed) +
+			  READ_ONCE(nosec_hooks[i].ftrace_missed);
 	return missed;
 }
 
