@@ -891,6 +891,47 @@ static int t_ban_int80(void)
 	return PASS;
 }
 
+static char i32_suid_path[] = FIX_PROBE_SUID;
+static unsigned int i32_suid_argv[2];
+static struct nosec_execveat_args i32_args;
+
+#define NR32_IOCTL	54
+
+/* The ioctl through the 32-bit entry: compat_ioctl, 32-bit argv. */
+static int t_nosec_compat_ioctl(void)
+{
+	struct run r;
+	int pfd[2];
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	i32_suid_argv[0] = (unsigned int)(uintptr_t)i32_suid_path;
+	i32_args.pathname = (uintptr_t)i32_suid_path;
+	i32_args.argv = (uintptr_t)i32_suid_argv;
+	i32_args.dirfd = AT_FDCWD;
+	CHECK(pipe(pfd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/nosec_exec", O_RDWR | O_CLOEXEC);
+
+		dup2(pfd[1], 1);
+		printf("exec_errno=%ld\n",
+		       -int80(NR32_IOCTL, fd, NOSEC_IOC_EXECVEAT, (long)&i32_args, 0, 0));
+		fflush(stdout);
+		_exit(99);
+	}
+	close(pfd[1]);
+	memset(&r, 0, sizeof(r));
+	while ((n = read(pfd[0], r.out + len, sizeof(r.out) - 1 - len)) > 0)
+		len += n;
+	CHECK(wait_status(pid) == 0, "32-bit ioctl exec: %s", r.out);
+	CHECK(!strcmp(get(&r, "uids"), "1000,1000,1000,1000"), "uids %s", get(&r, "uids"));
+	i32_args.flags = 0x4;
+	CHECK(int80(NR32_IOCTL, open("/dev/nosec_exec", O_RDWR), NOSEC_IOC_EXECVEAT,
+		    (long)&i32_args, 0, 0) == -EINVAL, "unknown flag through compat");
+	return PASS;
+}
+
 static int t_ban_vfork(void)
 {
 	pid_t pid;
@@ -1540,6 +1581,7 @@ static const struct test_case cases[] = {
 	{ "restrict_denies_execveat_all_forms", t_ban_execveat },
 	{ "restrict_denies_memfd_fexecve", t_ban_memfd },
 	{ "restrict_denies_int80_execve_execveat", t_ban_int80 },
+	{ "nosec_compat_ioctl_int80", t_nosec_compat_ioctl },
 	{ "restrict_denies_vfork_exec", t_ban_vfork },
 	{ "restrict_denies_posix_spawn", t_ban_posix_spawn },
 	{ "restrict_inherited_fork_grandchild", t_inherit_fork },
