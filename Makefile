@@ -2,11 +2,10 @@
 # CLI and the tests; `make check` runs the tests in a QEMU guest; `make
 # demo` shows the main job there.  KDIR selects the kernel build tree.
 
-KVER = $(shell $(CURDIR)/qemu/kver)
-KDIR = /lib/modules/$(KVER)/build
-ifeq ($(wildcard $(KDIR)),)
-KDIR = /usr/src/linux-headers-$(KVER)
-endif
+KVER ?= $(shell $(CURDIR)/qemu/kver 2>/dev/null)
+KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
+			       /usr/src/linux-headers-$(KVER)) \
+		    /lib/modules/$(KVER)/build)
 
 .PHONY: all module userspace tests clean deps check demo
 
