@@ -47,7 +47,9 @@
  * @kp: the kprobe, registered from @symbol and @handler
  * @ops: the ftrace_ops of an "ftrace" hook
  * @ftrace_missed: hits an "ftrace" hook dropped under test_miss
+ * @optional: a kernel built without this function loads without the hook
  * @miss: test_miss names this hook
+ * @installed: the hook is registered
  */
 struct nosec_hook {
 	const char *symbol;
@@ -57,12 +59,19 @@ struct nosec_hook {
 	struct kprobe kp;
 	struct ftrace_ops ops;
 	unsigned long ftrace_missed;
+	bool optional;
 	bool miss;
+	bool installed;
 };
 
 #define NOSEC_HOOK(_id, _symbol, _handler, _kind, _what)		\
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
 		  .kind = _kind, .what = _what }
+
+/* Only on kernels built with the syscalls; bprm_execve covers them too. */
+#define NOSEC_OPTIONAL_HOOK(_id, _symbol, _handler, _kind, _what)	\
+	[_id] = { .symbol = _symbol, .handler = _handler,		\
+		  .kind = _kind, .what = _what, .optional = true }
 
 /* Test-only: make the registration of this symbol fail, to show unwind. */
 static char *fail_probe;
@@ -181,12 +190,14 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT, "__ia32_compat_sys_execveat",
 		   nosec_ban_syscall_pre, "redirect",
 		   "exec ban at 32-bit execveat entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_X32_SYS_EXECVE, "__x64_compat_sys_execve",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at x32 execve entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT, "__x64_compat_sys_execveat",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at x32 execveat entry (EPERM first)"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVE,
+			    "__x64_compat_sys_execve",
+			    nosec_ban_syscall_pre, "redirect",
+			    "exec ban at x32 execve entry (EPERM first)"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT,
+			    "__x64_compat_sys_execveat",
+			    nosec_ban_syscall_pre, "redirect",
+			    "exec ban at x32 execveat entry (EPERM first)"),
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
 		   nosec_ban_bprm_execve_pre, "redirect",
 		   "exec ban, every entry point (EPERM before the file is opened)"),
@@ -229,17 +240,22 @@ int nosec_hooks_install(void)
 		struct nosec_hook *h = &nosec_hooks[i];
 
 		ret = nosec_hook_register(h);
+		if (ret == -ENOENT && h->optional) {
+			pr_info("no %s in this kernel: hook skipped\n",
+				h->symbol);
+			continue;
+		}
 		if (ret) {
 			pr_err("cannot probe %s: %d\n", h->symbol, ret);
 			goto out_unregister;
 		}
+		h->installed = true;
 		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);
 	}
 	return 0;
 
 out_unregister:
-	while (--i >= 0)
-		nosec_hook_unregister(&nosec_hooks[i]);
+	nosec_hooks_remove();
 	return ret;
 }
 
@@ -255,7 +271,10 @@ void nosec_hooks_remove(void)
 	for (i = NOSEC_NR_HOOKS - 1; i >= 0; i--) {
 		struct nosec_hook *h = &nosec_hooks[i];
 
+		if (!h->installed)
+			continue;
 		nosec_hook_unregister(h);
+		h->installed = false;
 		if (h->kp.nmissed + h->ftrace_missed)
 			pr_warn("%s: missed %lu hits\n", h->symbol,
 				h->kp.nmissed + h->ftrace_missed);
