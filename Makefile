@@ -7,7 +7,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 			       /usr/src/linux-headers-$(KVER)) \
 		    /lib/modules/$(KVER)/build)
 
-.PHONY: all module userspace tests clean deps check demo
+.PHONY: all module userspace tests clean deps check demo check-debug
 
 all: module userspace tests
 
@@ -36,3 +36,10 @@ check: deps
 demo: deps
 	$(MAKE) all
 	qemu/run --timeout 600 -- /nosec/tests/demo.sh
+
+# The suite on a debug kernel (KASAN, lockdep, kmemleak...) built from
+# Debian's linux-source-6.1, cached outside the tree.
+check-debug:
+	qemu/deps --debug
+	$(MAKE) userspace tests
+	qemu/check-debug
