@@ -57,6 +57,24 @@ static int write_file(const char *path, const char *text, mode_t mode)
 	return ok ? 0 : -1;
 }
 
+/* A chain of @n scripts named @name-1..@name-n ending in probe; script
+ * @xonly (1-based, 0 for none) is execute-only. */
+static int make_chain(const char *name, int n, int xonly)
+{
+	char path[128], text[160];
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(path, sizeof(path), FIX "/%s-%d", name, i);
+		if (i < n)
+			snprintf(text, sizeof(text), "#!" FIX "/%s-%d\n", name, i + 1);
+		else
+			snprintf(text, sizeof(text), "#!" FIX_PROBE "\n");
+		if (write_file(path, text, i == xonly ? 0711 : 0755))
+			return -1;
+	}
+	return 0;
+}
+
 /* security.capability, VFS_CAP_REVISION_2: permitted CAP_NET_RAW, +e. */
 static int set_file_caps(const char *path)
 {
@@ -142,6 +160,12 @@ int make_fixtures(const char *tests_dir)
 	TRY(copy_file(dyn, FIX_DYNPROBE, 0755));
 	TRY(copy_file(dynx, FIX_DYNPROBE_XINTERP, 0755));
 	TRY(copy_file("/lib64/ld-linux-x86-64.so.2", FIX_LD_XONLY, 0711));
+	TRY(make_chain("chain5", 5, 0));
+	TRY(make_chain("chain6", 6, 0));
+	TRY(make_chain("chainx3", 3, 2));
+	TRY(write_file(FIX_MISC_PLAIN, "binfmt_misc test file\n", 0755));
+	TRY(write_file(FIX_MISC_CREDS, "binfmt_misc test file\n", 04755));
+	TRY(write_file(FIX_MISC_XINTERP, "binfmt_misc test file\n", 0755));
 	unlink(FIX_LOOP);
 	TRY(symlink(FIX_LOOP, FIX_LOOP));
 	mkdir(FIX_NOEXEC_DIR, 0755);

@@ -16,6 +16,10 @@ struct test_case {
 	int as_root;	/* 0: the case runs as the unprivileged test uid */
 };
 
+/* Each file's cases, ended by { NULL }. */
+extern const struct test_case spec_cases[];
+extern const struct test_case bypass_cases[];
+
 #define CHECK(cond, ...)						\
 	do {								\
 		if (!(cond)) {						\

@@ -36,218 +36,8 @@
 #include "nosec.h"
 #include "fixtures.h"
 #include "harness.h"
+#include "common.h"
 
-#define TEST_UID	1000
-#define TEST_GID	1000
-#define STATS		"/sys/kernel/debug/nosec_exec/stats"
-#define MODULE_PATH	"/nosec/nosec_exec.ko"
-
-extern char **environ;
-static char *no_argv[] = { NULL };
-/* An unmapped user address, hidden from the compiler's checks. */
-static volatile uintptr_t bad_addr = 8;
-#define BAD ((void *)bad_addr)
-
-/* ---- running a program and reading what it reports ---- */
-
-enum how { PLAIN, NOSEC, FORCED };
-
-struct run {
-	char out[8192];
-	int exec_errno;	/* 0: the program ran */
-	int status;	/* wait status of the child */
-};
-
-static const char *get(const struct run *r, const char *key)
-{
-	static char val[256];
-	size_t n = strlen(key);
-	const char *p = r->out;
-
-	while (p && *p) {
-		if (!strncmp(p, key, n) && p[n] == '=') {
-			size_t len = strcspn(p + n + 1, "\n");
-
-			snprintf(val, sizeof(val), "%.*s", (int)len, p + n + 1);
-			return val;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return "";
-}
-
-static long getl(const struct run *r, const char *key)
-{
-	return strtol(get(r, key), NULL, 0);
-}
-
-static unsigned long long getx(const struct run *r, const char *key)
-{
-	return strtoull(get(r, key), NULL, 16);
-}
-
-/* Field @i (0-3) of a "a,b,c,d" id line. */
-static long id_field(const struct run *r, const char *key, int i)
-{
-	const char *p = get(r, key);
-
-	while (i-- > 0 && p) {
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return p ? strtol(p, NULL, 10) : -1;
-}
-
-static int do_exec(enum how how, const char *path, char *const argv[])
-{
-	if (how == FORCED) {
-		if (nosec_restrict_exec() || nosec_set_force(1))
-			return errno;
-		how = PLAIN;
-	}
-	if (how == PLAIN)
-		execve(path, argv, environ);
-	else
-		execve_nosecurity(path, argv, environ);
-	return errno;
-}
-
-/*
- * Run @child(@arg) in a forked process whose stdout is collected in @r;
- * returns its wait status (also in r->status), -1 if it could not start.
- */
-static int capture(void (*child)(void *arg), void *arg, struct run *r)
-{
-	int pfd[2], status;
-	ssize_t n, len = 0;
-	pid_t pid;
-
-	memset(r, 0, sizeof(*r));
-	if (pipe(pfd))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(pfd[0]);
-		dup2(pfd[1], 1);
-		close(pfd[1]);
-		child(arg);
-		fflush(stdout);
-		_exit(99);
-	}
-	close(pfd[1]);
-	while ((n = read(pfd[0], r->out + len, sizeof(r->out) - 1 - len)) > 0)
-		len += n;
-	close(pfd[0]);
-	waitpid(pid, &status, 0);
-	r->status = status;
-	r->exec_errno = (int)getl(r, "exec_errno");
-	return status;
-}
-
-struct prog {
-	enum how how;
-	const char *path;
-	void (*setup)(void);
-};
-
-static void exec_prog(void *arg)
-{
-	const struct prog *prog = arg;
-	char *argv[] = { (char *)prog->path, NULL };
-
-	if (prog->setup)
-		prog->setup();
-	printf("exec_errno=%d\n", do_exec(prog->how, prog->path, argv));
-}
-
-/*
- * Run @path in a child (after @setup) the way @how says; collect its
- * output.  Returns 0 when the program ran and exited 0, the exec's errno
- * when it failed, else -1.
- */
-static int run_prog(enum how how, const char *path, void (*setup)(void),
-		    struct run *r)
-{
-	struct prog prog = { how, path, setup };
-	int status = capture(exec_prog, &prog, r);
-
-	if (r->exec_errno)
-		return r->exec_errno;
-	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-	       getl(r, "end") == 1 ? 0 : -1;
-}
-
-/* ---- small helpers ---- */
-
-static long stat_value(const char *name)
-{
-	char line[128];
-	long v = -1;
-	size_t n = strlen(name);
-	FILE *f = fopen(STATS, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, n) && line[n] == ' ')
-			v = strtol(line + n + 1, NULL, 10);
-	fclose(f);
-	return v;
-}
-
-/* Wait (up to 10 s) for "tasks" to drop to @want; freed tasks drop their
- * state after an RCU grace period. */
-static long wait_tasks(long want)
-{
-	long v = -1;
-
-	for (int i = 0; i < 100; i++) {
-		v = stat_value("tasks");
-		if (v <= want)
-			break;
-		usleep(100000);
-	}
-	return v;
-}
-
-static int drop_to_user(void)
-{
-	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
-	    setresuid(TEST_UID, TEST_UID, TEST_UID))
-		return -1;
-	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-}
-
-/* Exit status of a child that tried execve(@path): errno, or 0 if ran. */
-static int child_execve_errno(const char *path)
-{
-	char *argv[] = { (char *)path, NULL };
-	int null = open("/dev/null", O_WRONLY);
-
-	dup2(null, 1);
-	execve(path, argv, environ);
-	return errno;
-}
-
-static int wait_status(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
-			unsigned long a5)
-{
-	return prctl(PR_RESTRICT_ME, a2, a3, a4, a5);
-}
 
 /* ---- 1. execve_nosecurity: SPEC 1.1, side by side with execve ---- */
 
@@ -843,19 +633,6 @@ static int t_ban_memfd(void)
 static char i32_path[] = FIX_PROBE;
 static unsigned int i32_argv[2];
 
-static long int80(long nr, long b, long c, long d, long s, long di)
-{
-	long ret;
-
-	asm volatile("int $0x80"
-		     : "=a"(ret)
-		     : "a"(nr), "b"(b), "c"(c), "d"(d), "S"(s), "D"(di)
-		     : "memory", "r8", "r9", "r10", "r11");
-	return ret;
-}
-
-#define NR32_EXECVE	11
-#define NR32_EXECVEAT	358
 
 static int t_ban_int80(void)
 {
@@ -883,7 +660,6 @@ static char i32_suid_path[] = FIX_PROBE_SUID;
 static unsigned int i32_suid_argv[2];
 static struct nosec_execveat_args i32_args;
 
-#define NR32_IOCTL	54
 
 /* The ioctl through the 32-bit entry: compat_ioctl, 32-bit argv. */
 static void compat_ioctl_exec(void *arg)
@@ -1041,11 +817,6 @@ static int t_inherit_clone3(void)
 	return PASS;
 }
 
-static void setup_restrict(void)
-{
-	nosec_restrict_exec();
-}
-
 static int t_kept_across_nosec_exec(void)
 {
 	struct run n;
@@ -1160,70 +931,6 @@ static int t_cli_errors(void)
 
 /* ---- 5. lifecycle and stats (root) ---- */
 
-static int delete_module(void)
-{
-	return syscall(SYS_delete_module, "nosec_exec", O_NONBLOCK);
-}
-
-static int load_module_with(const char *params)
-{
-	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
-	int ret;
-
-	if (fd < 0)
-		return -1;
-	ret = syscall(SYS_finit_module, fd, params, 0);
-	close(fd);
-	return ret;
-}
-
-static int load_module(void)
-{
-	return load_module_with("");
-}
-
-static int count_lines_with(const char *path, const char *const *syms,
-			    size_t nsyms)
-{
-	char line[256];
-	int n = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		for (size_t i = 0; i < nsyms; i++)
-			n += !strncmp(line, syms[i], strlen(syms[i])) ||
-			     strstr(line, syms[i]) != NULL;
-	fclose(f);
-	return n;
-}
-
-/* How many of six sample hooks are in place: five kprobes, one ftrace_ops
- * (security_task_free, listed in enabled_functions only while hooked). */
-static int module_probes(void)
-{
-	static const char *const kprobes[] = {
-		" bprm_execve+", " security_task_alloc+", " security_task_prctl+",
-		" open_exec+", " __x64_sys_execve+",
-	};
-	static const char *const ftraced[] = { "security_task_free " };
-
-	return count_lines_with("/sys/kernel/debug/kprobes/list", kprobes, 5) +
-	       count_lines_with("/sys/kernel/debug/tracing/enabled_functions",
-				ftraced, 1);
-}
-
-static int unload_module(void)
-{
-	for (int i = 0; i < 50; i++) {
-		if (delete_module() == 0)
-			return 0;
-		usleep(100000);
-	}
-	return -1;
-}
-
 static int t_load_all_or_nothing(void)
 {
 	char log[1 << 16];
@@ -1242,32 +949,6 @@ static int t_load_all_or_nothing(void)
 	CHECK(load_module() == 0, "normal load after the failure: %d", errno);
 	CHECK(module_probes() == 6 && access("/dev/nosec_exec", F_OK) == 0, "loaded again");
 	return PASS;
-}
-
-static void setup_user(void)
-{
-	if (drop_to_user())
-		_exit(98);
-}
-
-static void setup_user_restricted(void)
-{
-	setup_user();
-	nosec_restrict_exec();
-}
-
-static int reload_with(const char *params)
-{
-	if (wait_tasks(0) != 0 || unload_module())
-		return -1;
-	return load_module_with(params);
-}
-
-/* The exec ran into the last gate: SIGKILL before the program ran. */
-static int killed_before_running(const struct run *r)
-{
-	return WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGKILL &&
-	       !strstr(r->out, "end=1");
 }
 
 static int t_fail_closed_missed_probes(void)
@@ -1311,20 +992,6 @@ static int t_fail_closed_missed_probes(void)
 out_reload:
 	CHECK(reload_with("") == 0, "normal reload: %d", errno);
 	return ret;
-}
-
-static int set_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/sys/module/nosec_exec/parameters/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
-	close(fd);
-	return ok ? 0 : -1;
 }
 
 static int fork_errno_when_restricted(void)
@@ -1504,7 +1171,7 @@ static int t_exec_storm_missed(void)
 	return PASS;
 }
 
-static const struct test_case cases[] = {
+const struct test_case spec_cases[] = {
 	{ "nosec_setuid_keeps_euid", t_setuid_euid },
 	{ "nosec_setuid_keeps_suid_fsuid", t_setuid_suid_fsuid },
 	{ "nosec_setgid_keeps_gids", t_setgid_egid },
@@ -1568,6 +1235,7 @@ static const struct test_case cases[] = {
 	{ "fail_closed_fork_enomem", t_fork_enomem_fails_closed, 1 },
 	{ "no_stale_state_after_restricted_exits", t_no_stale_state, 1 },
 	{ "exec_storm_missed_zero", t_exec_storm_missed, 1 },
+	{ NULL },
 };
 
 static int run_case(const struct test_case *tc)
@@ -1596,11 +1264,13 @@ static int run_case(const struct test_case *tc)
 	return WEXITSTATUS(status) <= SKIP ? WEXITSTATUS(status) : FAIL;
 }
 
+static const struct test_case *const suites[] = { spec_cases, bypass_cases };
+
 int main(int argc, char *argv[])
 {
-	size_t n = sizeof(cases) / sizeof(cases[0]);
 	int passed = 0, failed = 0, skipped = 0;
 	const char *only = argc > 1 ? argv[1] : NULL;
+	size_t n = 0, i = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getuid() != 0) {
@@ -1609,25 +1279,31 @@ int main(int argc, char *argv[])
 	}
 	if (make_fixtures("/nosec/tests"))
 		return 2;
+	for (size_t s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
+		for (const struct test_case *tc = suites[s]; tc->name; tc++)
+			n++;
 	printf("TAP version 13\n1..%zu\n", n);
-	for (size_t i = 0; i < n; i++) {
-		int r;
+	for (size_t s = 0; s < sizeof(suites) / sizeof(suites[0]); s++) {
+		for (const struct test_case *tc = suites[s]; tc->name; tc++) {
+			int r;
 
-		if (only && !strstr(cases[i].name, only)) {
-			printf("ok %zu %s # SKIP not selected\n", i + 1, cases[i].name);
-			skipped++;
-			continue;
-		}
-		r = run_case(&cases[i]);
-		if (r == PASS) {
-			printf("ok %zu %s\n", i + 1, cases[i].name);
-			passed++;
-		} else if (r == SKIP) {
-			printf("ok %zu %s # SKIP\n", i + 1, cases[i].name);
-			skipped++;
-		} else {
-			printf("not ok %zu %s\n", i + 1, cases[i].name);
-			failed++;
+			i++;
+			if (only && !strstr(tc->name, only)) {
+				printf("ok %zu %s # SKIP not selected\n", i, tc->name);
+				skipped++;
+				continue;
+			}
+			r = run_case(tc);
+			if (r == PASS) {
+				printf("ok %zu %s\n", i, tc->name);
+				passed++;
+			} else if (r == SKIP) {
+				printf("ok %zu %s # SKIP\n", i, tc->name);
+				skipped++;
+			} else {
+				printf("not ok %zu %s\n", i, tc->name);
+				failed++;
+			}
 		}
 	}
 	if (skipped)

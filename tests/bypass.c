@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bypass catalogue: one case per way around the exec ban or the
+ * nosecurity rules that SPEC 1.2 and the README's security table list,
+ * beyond the entry points nosec_test.c already covers.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nosec.h"
+#include "common.h"
+#include "fixtures.h"
+#include "harness.h"
+
+/* ---- clone3 with CLONE_VM, CLONE_VFORK, CLONE_PARENT ---- */
+
+struct clone3_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+};
+
+/*
+ * clone3(); the child, which may share our memory and runs on @args'
+ * stack, touches no memory: it calls execve(@path, NULL, NULL) and exits
+ * with the errno.  Returns the child's pid (or -errno).
+ */
+static long clone3_exec(struct clone3_args *args, const char *path)
+{
+	long ret;
+
+	asm volatile("syscall\n\t"
+		     "test %%rax, %%rax\n\t"
+		     "jnz 1f\n\t"
+		     "mov %[path], %%rdi\n\t"
+		     "xor %%esi, %%esi\n\t"
+		     "xor %%edx, %%edx\n\t"
+		     "mov $59, %%eax\n\t"	/* execve */
+		     "syscall\n\t"
+		     "neg %%rax\n\t"
+		     "mov %%rax, %%rdi\n\t"
+		     "mov $60, %%eax\n\t"	/* exit */
+		     "syscall\n\t"
+		     "1:\n\t"
+		     : "=a"(ret)
+		     : "a"((long)SYS_clone3), "D"(args), "S"(sizeof(*args)),
+		       [path] "r"(path)
+		     : "rcx", "rdx", "r11", "memory");
+	return ret;
+}
+
+static int clone3_exec_status(uint64_t flags, const char *path)
+{
+	static char stack[16384] __attribute__((aligned(16)));
+	struct clone3_args args = {
+		.flags = flags,
+		.exit_signal = SIGCHLD,
+		.stack = (uintptr_t)stack,
+		.stack_size = sizeof(stack),
+	};
+	long pid = clone3_exec(&args, path);
+
+	return pid > 0 ? wait_status(pid) : -1;
+}
+
+static int t_clone3_vm_vfork(void)
+{
+	int null = open("/dev/null", O_WRONLY);
+
+	dup2(null, 1);
+	CHECK(clone3_exec_status(CLONE_VM | CLONE_VFORK, FIX_PROBE) == 0,
+	      "unrestricted CLONE_VM|CLONE_VFORK child execs");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	CHECK(clone3_exec_status(CLONE_VM | CLONE_VFORK, FIX_PROBE) == EPERM,
+	      "CLONE_VM|CLONE_VFORK child");
+	CHECK(clone3_exec_status(CLONE_VFORK, FIX_PROBE) == EPERM, "CLONE_VFORK child");
+	CHECK(clone3_exec_status(CLONE_VM, FIX_PROBE) == EPERM, "CLONE_VM child");
+	return PASS;
+}
+
+/* A CLONE_PARENT child is our sibling: it reports through a pipe. */
+static int t_clone3_parent(void)
+{
+	struct clone3_args args = { .flags = CLONE_PARENT };
+	int pfd[2], err = -1;
+	long pid;
+
+	CHECK(pipe(pfd) == 0, "pipe");
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	pid = syscall(SYS_clone3, &args, sizeof(args));
+	if (pid == 0) {
+		err = child_execve_errno(FIX_PROBE);
+		if (write(pfd[1], &err, sizeof(err)) != sizeof(err))
+			_exit(1);
+		_exit(0);
+	}
+	CHECK(pid > 0, "clone3(CLONE_PARENT): %d", errno);
+	close(pfd[1]);
+	CHECK(read(pfd[0], &err, sizeof(err)) == sizeof(err), "report");
+	CHECK(err == EPERM, "CLONE_PARENT sibling exec: %d", err);
+	return PASS;
+}
+
+/* ---- shebang chains ---- */
+
+static int t_shebang_chains(void)
+{
+	struct run r;
+
+	CHECK(run_prog(PLAIN, FIX_CHAIN5, NULL, &r) == 0, "plain 5-script chain: %d", r.exec_errno);
+	CHECK(run_prog(NOSEC, FIX_CHAIN5, NULL, &r) == 0, "nosec 5-script chain: %d", r.exec_errno);
+	CHECK(run_prog(FORCED, FIX_CHAIN5, NULL, &r) == 0, "forced 5-script chain: %d", r.exec_errno);
+	CHECK(run_prog(PLAIN, FIX_CHAIN6, NULL, &r) == ELOOP, "plain 6: %d", r.exec_errno);
+	CHECK(run_prog(NOSEC, FIX_CHAIN6, NULL, &r) == ELOOP, "nosec 6: %d", r.exec_errno);
+	CHECK(run_prog(PLAIN, FIX_CHAINX3, NULL, &r) == 0, "plain chain, exec-only middle: %d", r.exec_errno);
+	CHECK(run_prog(NOSEC, FIX_CHAINX3, NULL, &r) == EACCES, "nosec chain, exec-only middle: %d", r.exec_errno);
+	CHECK(run_prog(PLAIN, FIX_CHAIN5, setup_restrict, &r) == EPERM, "restricted chain: %d", r.exec_errno);
+	return PASS;
+}
+
+/* ---- binfmt_misc, with and without the C flag ---- */
+
+#define BINFMT_DIR	"/proc/sys/fs/binfmt_misc"
+
+static int binfmt_write(const char *file, const char *text)
+{
+	int fd = open(file, O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int binfmt_setup(void)
+{
+	int fd = open("/nosec/kmod/binfmt_misc.ko", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syscall(SYS_finit_module, fd, "", 0);	/* EEXIST is fine */
+		close(fd);
+	}
+	if (access(BINFMT_DIR "/register", W_OK) &&
+	    mount("binfmt_misc", BINFMT_DIR, "binfmt_misc", 0, NULL))
+		return -1;
+	binfmt_write(BINFMT_DIR "/status", "1");
+	binfmt_write(BINFMT_DIR "/nosecx", "-1");
+	binfmt_write(BINFMT_DIR "/nosecc", "-1");
+	binfmt_write(BINFMT_DIR "/nosecxi", "-1");
+	if (binfmt_write(BINFMT_DIR "/register",
+			 ":nosecx:E::nosecx::" FIX_PROBE_SUID ":") ||
+	    binfmt_write(BINFMT_DIR "/register",
+			 ":nosecc:E::nosecc::" FIX_PROBE ":C") ||
+	    binfmt_write(BINFMT_DIR "/register",
+			 ":nosecxi:E::nosecxi::" FIX_INTERP_XONLY ":"))
+		return -1;
+	return 0;
+}
+
+static int t_binfmt_misc(void)
+{
+	struct run p, n;
+	int ret = FAIL;
+
+	SKIP_IF(binfmt_setup(), "binfmt_misc not available in this kernel");
+	if (drop_to_user())
+		goto out;
+	/* Without C: the interpreter (setuid root) decides the creds. */
+	if (run_prog(PLAIN, FIX_MISC_PLAIN, NULL, &p) || id_field(&p, "uids", 1) != 0) {
+		printf("# plain binfmt_misc, setuid interpreter: %d %s\n", p.exec_errno, get(&p, "uids"));
+		goto out;
+	}
+	if (run_prog(NOSEC, FIX_MISC_PLAIN, NULL, &n) || id_field(&n, "uids", 1) != TEST_UID) {
+		printf("# nosec binfmt_misc: %d %s\n", n.exec_errno, get(&n, "uids"));
+		goto out;
+	}
+	/* With C: the (setuid root) file itself decides the creds. */
+	if (run_prog(PLAIN, FIX_MISC_CREDS, NULL, &p) || id_field(&p, "uids", 1) != 0) {
+		printf("# plain binfmt_misc C: %d %s\n", p.exec_errno, get(&p, "uids"));
+		goto out;
+	}
+	if (run_prog(NOSEC, FIX_MISC_CREDS, NULL, &n) || id_field(&n, "uids", 1) != TEST_UID) {
+		printf("# nosec binfmt_misc C: %d %s\n", n.exec_errno, get(&n, "uids"));
+		goto out;
+	}
+	/* The handler needs read access too. */
+	if (run_prog(PLAIN, FIX_MISC_XINTERP, NULL, &p) ||
+	    run_prog(NOSEC, FIX_MISC_XINTERP, NULL, &n) != EACCES) {
+		printf("# exec-only handler: plain %d nosec %d\n", p.exec_errno, n.exec_errno);
+		goto out;
+	}
+	if (run_prog(PLAIN, FIX_MISC_PLAIN, setup_restrict, &p) != EPERM) {
+		printf("# restricted binfmt_misc: %d\n", p.exec_errno);
+		goto out;
+	}
+	ret = PASS;
+out:
+	exit(ret);	/* the registrations go with the guest */
+}
+
+/* ---- ptrace ---- */
+
+/* A restricted tracee stays restricted whatever its tracer does. */
+static int t_ptrace_tracee(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		nosec_restrict_exec();
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		_exit(child_execve_errno(FIX_PROBE));
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status), "tracee stopped");
+	CHECK(ptrace(PTRACE_CONT, pid, NULL, NULL) == 0, "cont: %d", errno);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "tracee exited");
+	CHECK(WEXITSTATUS(status) == EPERM, "traced restricted exec: %d", WEXITSTATUS(status));
+	return PASS;
+}
+
+/* A restricted tracer: itself and every tracee it creates stay banned. */
+static int t_ptrace_tracer(void)
+{
+	pid_t pid;
+	int status;
+
+	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	pid = fork();
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		_exit(child_execve_errno(FIX_PROBE));
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status), "tracee stopped");
+	CHECK(ptrace(PTRACE_CONT, pid, NULL, NULL) == 0, "cont");
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == EPERM, "tracee of a restricted tracer: %#x", status);
+	CHECK(execve(FIX_PROBE, no_argv, environ) == -1 && errno == EPERM, "tracer");
+	return PASS;
+}
+
+/* ---- a real 32-bit program ---- */
+
+static void run_prog32(void *arg)
+{
+	(void)arg;
+	execl("/nosec/tests/prog32", "prog32", (char *)NULL);
+	printf("exec_errno=%d\n", errno);
+}
+
+static int t_prog32(void)
+{
+	struct run r;
+
+	SKIP_IF(access("/nosec/tests/prog32", X_OK), "no prog32 (gcc-multilib missing)");
+	CHECK(capture(run_prog32, NULL, &r) == 0, "prog32: %s", r.out);
+	CHECK(getl(&r, "mask32") == 1 && getl(&r, "canary32") == 0x5a5a5a5a,
+	      "PR_GET_RESTRICT stores a 32-bit word: %s", r.out);
+	CHECK(getl(&r, "execve32_errno") == EPERM && getl(&r, "execveat32_errno") == EPERM,
+	      "32-bit execve/execveat: %s", r.out);
+	CHECK(!strcmp(get(&r, "uids"), "1000,1000,1000,1000") && getl(&r, "restrict") == 1,
+	      "32-bit execve_nosecurity of a setuid program: %s", r.out);
+	return PASS;
+}
+
+const struct test_case bypass_cases[] = {
+	{ "bypass_clone3_vm_vfork", t_clone3_vm_vfork },
+	{ "bypass_clone3_parent", t_clone3_parent },
+	{ "bypass_shebang_chains", t_shebang_chains },
+	{ "bypass_binfmt_misc_with_and_without_C", t_binfmt_misc, 1 },
+	{ "bypass_ptrace_restricted_tracee", t_ptrace_tracee },
+	{ "bypass_ptrace_restricted_tracer", t_ptrace_tracer },
+	{ "bypass_real_32bit_program", t_prog32 },
+	{ NULL },
+};

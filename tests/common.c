@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers the test files share (common.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nosec.h"
+#include "common.h"
+
+char *no_argv[] = { NULL };
+/* An unmapped user address, hidden from the compiler's checks. */
+volatile uintptr_t bad_addr = 8;
+
+/* ---- running a program and reading what it reports ---- */
+
+const char *get(const struct run *r, const char *key)
+{
+	static char val[256];
+	size_t n = strlen(key);
+	const char *p = r->out;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == '=') {
+			size_t len = strcspn(p + n + 1, "\n");
+
+			snprintf(val, sizeof(val), "%.*s", (int)len, p + n + 1);
+			return val;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return "";
+}
+
+long getl(const struct run *r, const char *key)
+{
+	return strtol(get(r, key), NULL, 0);
+}
+
+unsigned long long getx(const struct run *r, const char *key)
+{
+	return strtoull(get(r, key), NULL, 16);
+}
+
+/* Field @i (0-3) of a "a,b,c,d" id line. */
+long id_field(const struct run *r, const char *key, int i)
+{
+	const char *p = get(r, key);
+
+	while (i-- > 0 && p) {
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return p ? strtol(p, NULL, 10) : -1;
+}
+
+int do_exec(enum how how, const char *path, char *const argv[])
+{
+	if (how == FORCED) {
+		if (nosec_restrict_exec() || nosec_set_force(1))
+			return errno;
+		how = PLAIN;
+	}
+	if (how == PLAIN)
+		execve(path, argv, environ);
+	else
+		execve_nosecurity(path, argv, environ);
+	return errno;
+}
+
+/*
+ * Run @child(@arg) in a forked process whose stdout is collected in @r;
+ * returns its wait status (also in r->status), -1 if it could not start.
+ */
+int capture(void (*child)(void *arg), void *arg, struct run *r)
+{
+	int pfd[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	if (pipe(pfd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		close(pfd[1]);
+		child(arg);
+		fflush(stdout);
+		_exit(99);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], r->out + len, sizeof(r->out) - 1 - len)) > 0)
+		len += n;
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	r->status = status;
+	r->exec_errno = (int)getl(r, "exec_errno");
+	return status;
+}
+
+struct prog {
+	enum how how;
+	const char *path;
+	void (*setup)(void);
+};
+
+static void exec_prog(void *arg)
+{
+	const struct prog *prog = arg;
+	char *argv[] = { (char *)prog->path, NULL };
+
+	if (prog->setup)
+		prog->setup();
+	printf("exec_errno=%d\n", do_exec(prog->how, prog->path, argv));
+}
+
+/*
+ * Run @path in a child (after @setup) the way @how says; collect its
+ * output.  Returns 0 when the program ran and exited 0, the exec's errno
+ * when it failed, else -1.
+ */
+int run_prog(enum how how, const char *path, void (*setup)(void),
+		    struct run *r)
+{
+	struct prog prog = { how, path, setup };
+	int status = capture(exec_prog, &prog, r);
+
+	if (r->exec_errno)
+		return r->exec_errno;
+	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	       getl(r, "end") == 1 ? 0 : -1;
+}
+
+/* ---- small helpers ---- */
+
+long stat_value(const char *name)
+{
+	char line[128];
+	long v = -1;
+	size_t n = strlen(name);
+	FILE *f = fopen(STATS, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			v = strtol(line + n + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/* Wait (up to 10 s) for "tasks" to drop to @want; freed tasks drop their
+ * state after an RCU grace period. */
+long wait_tasks(long want)
+{
+	long v = -1;
+
+	for (int i = 0; i < 100; i++) {
+		v = stat_value("tasks");
+		if (v <= want)
+			break;
+		usleep(100000);
+	}
+	return v;
+}
+
+int drop_to_user(void)
+{
+	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
+	    setresuid(TEST_UID, TEST_UID, TEST_UID))
+		return -1;
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+/* Exit status of a child that tried execve(@path): errno, or 0 if ran. */
+int child_execve_errno(const char *path)
+{
+	char *argv[] = { (char *)path, NULL };
+	int null = open("/dev/null", O_WRONLY);
+
+	dup2(null, 1);
+	execve(path, argv, environ);
+	return errno;
+}
+
+int wait_status(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
+			unsigned long a5)
+{
+	return prctl(PR_RESTRICT_ME, a2, a3, a4, a5);
+}
+
+
+long int80(long nr, long b, long c, long d, long s, long di)
+{
+	long ret;
+
+	asm volatile("int $0x80"
+		     : "=a"(ret)
+		     : "a"(nr), "b"(b), "c"(c), "d"(d), "S"(s), "D"(di)
+		     : "memory", "r8", "r9", "r10", "r11");
+	return ret;
+}
+
+int delete_module(void)
+{
+	return syscall(SYS_delete_module, "nosec_exec", O_NONBLOCK);
+}
+
+int load_module_with(const char *params)
+{
+	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	close(fd);
+	return ret;
+}
+
+int load_module(void)
+{
+	return load_module_with("");
+}
+
+int count_lines_with(const char *path, const char *const *syms,
+			    size_t nsyms)
+{
+	char line[256];
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < nsyms; i++)
+			n += !strncmp(line, syms[i], strlen(syms[i])) ||
+			     strstr(line, syms[i]) != NULL;
+	fclose(f);
+	return n;
+}
+
+/* How many of six sample hooks are in place: five kprobes, one ftrace_ops
+ * (security_task_free, listed in enabled_functions only while hooked). */
+int module_probes(void)
+{
+	static const char *const kprobes[] = {
+		" bprm_execve+", " security_task_alloc+", " security_task_prctl+",
+		" open_exec+", " __x64_sys_execve+",
+	};
+	static const char *const ftraced[] = { "security_task_free " };
+
+	return count_lines_with("/sys/kernel/debug/kprobes/list", kprobes, 5) +
+	       count_lines_with("/sys/kernel/debug/tracing/enabled_functions",
+				ftraced, 1);
+}
+
+int unload_module(void)
+{
+	for (int i = 0; i < 50; i++) {
+		if (delete_module() == 0)
+			return 0;
+		usleep(100000);
+	}
+	return -1;
+}
+
+void setup_user(void)
+{
+	if (drop_to_user())
+		_exit(98);
+}
+
+void setup_user_restricted(void)
+{
+	setup_user();
+	nosec_restrict_exec();
+}
+
+int reload_with(const char *params)
+{
+	if (wait_tasks(0) != 0 || unload_module())
+		return -1;
+	return load_module_with(params);
+}
+
+/* The exec ran into the last gate: SIGKILL before the program ran. */
+int killed_before_running(const struct run *r)
+{
+	return WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGKILL &&
+	       !strstr(r->out, "end=1");
+}
+
+int set_param(const char *name, const char *value)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/module/nosec_exec/parameters/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+void setup_restrict(void)
+{
+	nosec_restrict_exec();
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers the test files share: running a program and reading what it
+ * reports, the module's stats, loading and unloading the module.
+ */
+#ifndef NOSEC_COMMON_H
+#define NOSEC_COMMON_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TEST_UID	1000
+#define TEST_GID	1000
+#define STATS		"/sys/kernel/debug/nosec_exec/stats"
+#define MODULE_PATH	"/nosec/nosec_exec.ko"
+
+extern char **environ;
+extern char *no_argv[];
+/* An unmapped user address, hidden from the compiler's checks. */
+extern volatile uintptr_t bad_addr;
+#define BAD ((void *)bad_addr)
+
+/* How a program is run: execve, execve_nosecurity, or execve after
+ * PR_RESTRICT_ME + PR_SET_FORCE_EXECVE_NOSECURITY. */
+enum how { PLAIN, NOSEC, FORCED };
+
+struct run {
+	char out[8192];
+	int exec_errno;	/* 0: the program ran */
+	int status;	/* wait status of the child */
+};
+
+/* What a run printed: "key=value" lines. */
+const char *get(const struct run *r, const char *key);
+long getl(const struct run *r, const char *key);
+unsigned long long getx(const struct run *r, const char *key);
+long id_field(const struct run *r, const char *key, int i);
+
+int do_exec(enum how how, const char *path, char *const argv[]);
+int capture(void (*child)(void *arg), void *arg, struct run *r);
+int run_prog(enum how how, const char *path, void (*setup)(void),
+	     struct run *r);
+int child_execve_errno(const char *path);
+int wait_status(pid_t pid);
+int killed_before_running(const struct run *r);
+
+/* Credentials and flags of the calling process. */
+int drop_to_user(void);
+void setup_user(void);
+void setup_restrict(void);
+void setup_user_restricted(void);
+long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
+		 unsigned long a5);
+
+/* A syscall through the 32-bit entry (int $0x80) of this 64-bit process. */
+long int80(long nr, long b, long c, long d, long s, long di);
+#define NR32_EXECVE	11
+#define NR32_IOCTL	54
+#define NR32_EXECVEAT	358
+
+/* The module. */
+long stat_value(const char *name);
+long wait_tasks(long want);
+int delete_module(void);
+int load_module_with(const char *params);
+int load_module(void);
+int unload_module(void);
+int reload_with(const char *params);
+int set_param(const char *name, const char *value);
+int count_lines_with(const char *path, const char *const *syms, size_t nsyms);
+int module_probes(void);
+
+#endif
