@@ -7,7 +7,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 			       /usr/src/linux-headers-$(KVER)) \
 		    /lib/modules/$(KVER)/build)
 
-.PHONY: all module userspace tests clean deps check demo check-debug
+.PHONY: all module userspace tests clean deps check demo check-debug stress
 
 all: module userspace tests
 
@@ -32,6 +32,12 @@ deps:
 check: deps
 	$(MAKE) all
 	qemu/run --timeout 1200 -- /nosec/tests/run-tests
+
+# The suite plus the stress and full fuzz cases, on the stock kernel.
+stress: deps
+	$(MAKE) all
+	qemu/run --timeout 2700 --append softlockup_panic=1 -- \
+		/nosec/tests/run-tests --stress
 
 demo: deps
 	$(MAKE) all

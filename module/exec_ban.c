@@ -36,38 +36,36 @@ static void nosec_exec_starts(unsigned int flags)
 
 /**
  * nosec_ban_syscall_pre() - deny execve/execveat of a restricted task
- * @p: the probe on __x64_sys_execve, __x64_sys_execveat or their compat
- *	twins
- * @regs: registers at the syscall function's entry
+ * @regs: registers at the entry of __x64_sys_execve, __x64_sys_execveat or
+ *	one of their compat twins
  *
- * Return: 1 (redirected to return -EPERM) when the exec is banned, else 0.
+ * A banned call is redirected to return -EPERM.
  */
-int nosec_ban_syscall_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_ban_syscall_pre(struct pt_regs *regs)
 {
 	unsigned int flags = nosec_task_flags(current);
 
 	if (!nosec_exec_banned(flags))
-		return 0;
+		return;
 	atomic_long_inc(&nosec_stats.denied_execs);
-	return nosec_hook_redirect(regs, nosec_syscall_denied);
+	nosec_hook_redirect(regs, nosec_syscall_denied);
 }
 
 /**
  * nosec_ban_bprm_execve_pre() - deny at the common exec path
- * @p: the probe on bprm_execve()
  * @regs: registers at bprm_execve()'s entry
  *
- * Return: 1 (redirected to return -EPERM) when the exec is banned, else 0.
+ * A banned call is redirected to return -EPERM.
  */
-int nosec_ban_bprm_execve_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
 {
 	unsigned int flags = nosec_task_flags(current);
 
 	if (!flags)
-		return 0;
+		return;
 	nosec_exec_starts(flags);
 	if (!nosec_exec_banned(flags))
-		return 0;
+		return;
 	atomic_long_inc(&nosec_stats.denied_execs);
-	return nosec_hook_redirect(regs, nosec_bprm_execve_denied);
+	nosec_hook_redirect(regs, nosec_bprm_execve_denied);
 }

@@ -106,50 +106,38 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 	return nosec_task_set_flags(NOSEC_TASK_CREDS_KEPT);
 }
 
-/* A pre_handler that redirects to @replacement during a nosecurity exec. */
-static int nosec_redirect_if_nosec(struct pt_regs *regs, void *replacement)
+/* Redirect to @replacement during a nosecurity exec. */
+static void nosec_redirect_if_nosec(struct pt_regs *regs, void *replacement)
 {
-	if (nosec_hook_called_by_us(regs))
-		return 0;
-	if (!nosec_exec_nosecurity(nosec_task_flags(current)))
-		return 0;
-	return nosec_hook_redirect(regs, replacement);
+	if (nosec_exec_nosecurity(nosec_task_flags(current)))
+		nosec_hook_redirect(regs, replacement);
 }
 
 /**
  * nosec_bprm_check_pre() - read check on each file of a nosecurity exec
- * @p: the probe on security_bprm_check()
- * @regs: registers at its entry
- *
- * Return: 1 when redirected to the checking replacement, else 0.
+ * @regs: registers at the entry of security_bprm_check()
  */
-int nosec_bprm_check_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_bprm_check_pre(struct pt_regs *regs)
 {
-	return nosec_redirect_if_nosec(regs, nosec_bprm_check);
+	nosec_redirect_if_nosec(regs, nosec_bprm_check);
 }
 
 /**
  * nosec_open_exec_pre() - read check on interpreters of a nosecurity exec
- * @p: the probe on open_exec()
- * @regs: registers at its entry
- *
- * Return: 1 when redirected to the checking replacement, else 0.
+ * @regs: registers at the entry of open_exec()
  */
-int nosec_open_exec_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_open_exec_pre(struct pt_regs *regs)
 {
-	return nosec_redirect_if_nosec(regs, nosec_open_exec);
+	nosec_redirect_if_nosec(regs, nosec_open_exec);
 }
 
 /**
  * nosec_creds_from_file_pre() - keep the caller's creds
- * @p: the probe on security_bprm_creds_from_file()
- * @regs: registers at its entry
- *
- * Return: 1 when redirected to the cred-keeping replacement, else 0.
+ * @regs: registers at the entry of security_bprm_creds_from_file()
  */
-int nosec_creds_from_file_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_creds_from_file_pre(struct pt_regs *regs)
 {
-	return nosec_redirect_if_nosec(regs, nosec_creds_from_file);
+	nosec_redirect_if_nosec(regs, nosec_creds_from_file);
 }
 
 static bool nosec_creds_unchanged(const struct cred *new,
@@ -178,16 +166,14 @@ static bool nosec_exec_checked(const struct linux_binprm *bprm,
 
 /**
  * nosec_committing_creds_pre() - the last gate before new creds commit
- * @p: the probe on security_bprm_committing_creds()
- * @regs: registers at its entry (first argument: the bprm)
+ * @regs: registers at the entry of security_bprm_committing_creds()
+ *	(first argument: the bprm)
  *
  * Past the point of no return, so it cannot fail the exec: an exec that
  * should have been denied, or a nosecurity exec whose creds are not the
  * caller's, gets SIGKILL before it reaches userspace.
- *
- * Return: 0, the function always runs.
  */
-int nosec_committing_creds_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_committing_creds_pre(struct pt_regs *regs)
 {
 	struct linux_binprm *bprm = (struct linux_binprm *)regs->di;
 	struct nosec_task *t;
@@ -213,5 +199,4 @@ out_unlock:
 	rcu_read_unlock();
 	if (flags & NOSEC_TASK_CREDS_KEPT)
 		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT);
-	return 0;
 }

@@ -6,7 +6,6 @@
 #define _NOSEC_EXEC_NOSEC_H
 
 #include <linux/atomic.h>
-#include <linux/kprobes.h>
 #include <linux/types.h>
 
 struct file;
@@ -80,7 +79,7 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 	return flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC);
 }
 
-/* hooks.c: the table of probes and the helpers their handlers share */
+/* hooks.c: the table of hooks and the helpers their handlers share */
 /* In install order (see the table in hooks.c): enforcement first. */
 enum nosec_hook_id {
 	NOSEC_HOOK_SYS_EXECVE,
@@ -100,23 +99,29 @@ enum nosec_hook_id {
 	NOSEC_NR_HOOKS,
 };
 
+/*
+ * A hook handler: runs at the entry of the hooked function, with its
+ * arguments in @regs, preemption off; it may redirect the call.  Calls
+ * made from the module itself are not hooked.
+ */
+typedef void (*nosec_hook_fn)(struct pt_regs *regs);
+
 int nosec_hooks_install(void);
 void nosec_hooks_remove(void);
 unsigned long nosec_hook_original(enum nosec_hook_id id);
 unsigned long nosec_hooks_missed(void);
-bool nosec_hook_called_by_us(struct pt_regs *regs);
-int nosec_hook_redirect(struct pt_regs *regs, void *replacement);
+void nosec_hook_redirect(struct pt_regs *regs, void *replacement);
 
-/* Probe handlers, one file a concern. */
-int nosec_ban_syscall_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_ban_bprm_execve_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_bprm_check_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_open_exec_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_creds_from_file_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_committing_creds_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_prctl_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_task_alloc_pre(struct kprobe *p, struct pt_regs *regs);
-int nosec_task_free_pre(struct kprobe *p, struct pt_regs *regs);
+/* Hook handlers, one file a concern. */
+void nosec_ban_syscall_pre(struct pt_regs *regs);
+void nosec_ban_bprm_execve_pre(struct pt_regs *regs);
+void nosec_bprm_check_pre(struct pt_regs *regs);
+void nosec_open_exec_pre(struct pt_regs *regs);
+void nosec_creds_from_file_pre(struct pt_regs *regs);
+void nosec_committing_creds_pre(struct pt_regs *regs);
+void nosec_prctl_pre(struct pt_regs *regs);
+void nosec_task_alloc_pre(struct pt_regs *regs);
+void nosec_task_free_pre(struct pt_regs *regs);
 
 /* device.c */
 int nosec_device_register(void);

@@ -101,24 +101,20 @@ static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
 
 /**
  * nosec_prctl_pre() - take over prctl() for the module's options
- * @p: the probe on security_task_prctl()
- * @regs: registers at its entry (first argument: the option)
+ * @regs: registers at the entry of security_task_prctl() (first argument:
+ *	the option)
  *
  * While the module is being unloaded the options are left to the kernel,
  * which answers EINVAL as if the module were not loaded.
- *
- * Return: 1 when redirected to the module's prctl, else 0.
  */
-int nosec_prctl_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_prctl_pre(struct pt_regs *regs)
 {
 	switch ((int)regs->di) {
 	case PR_RESTRICT_ME:
 	case PR_GET_RESTRICT:
 	case PR_SET_FORCE_EXECVE_NOSECURITY:
 	case PR_GET_FORCE_EXECVE_NOSECURITY:
-		if (!try_module_get(THIS_MODULE))
-			return 0;
-		return nosec_hook_redirect(regs, nosec_prctl);
+		if (try_module_get(THIS_MODULE))
+			nosec_hook_redirect(regs, nosec_prctl);
 	}
-	return 0;
 }

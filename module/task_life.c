@@ -50,33 +50,26 @@ static int nosec_task_alloc(struct task_struct *task,
 
 /**
  * nosec_task_alloc_pre() - inheritance at fork
- * @p: the probe on security_task_alloc()
- * @regs: registers at its entry (first argument: the new task)
+ * @regs: registers at the entry of security_task_alloc() (first argument:
+ *	the new task)
  *
- * Clears any entry left at the new task's address (a free whose probe was
- * missed), so no new task inherits stale state.
- *
- * Return: 1 when redirected because the parent has flags to pass on, else 0.
+ * Clears any entry left at the new task's address (a free whose hook
+ * missed), so no new task inherits stale state; redirects when the parent
+ * has flags to pass on.
  */
-int nosec_task_alloc_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_task_alloc_pre(struct pt_regs *regs)
 {
-	if (nosec_hook_called_by_us(regs))
-		return 0;
 	nosec_task_drop((struct task_struct *)regs->di);
-	if (!(nosec_task_flags(current) & NOSEC_TASK_INHERITED))
-		return 0;
-	return nosec_hook_redirect(regs, nosec_task_alloc);
+	if (nosec_task_flags(current) & NOSEC_TASK_INHERITED)
+		nosec_hook_redirect(regs, nosec_task_alloc);
 }
 
 /**
  * nosec_task_free_pre() - forget a task as it is freed
- * @p: the probe on security_task_free()
- * @regs: registers at its entry (first argument: the task)
- *
- * Return: 0, the function always runs.
+ * @regs: registers at the entry of security_task_free() (first argument:
+ *	the task)
  */
-int nosec_task_free_pre(struct kprobe *p, struct pt_regs *regs)
+void nosec_task_free_pre(struct pt_regs *regs)
 {
 	nosec_task_drop((struct task_struct *)regs->di);
-	return 0;
 }

@@ -248,36 +248,24 @@ int load_module(void)
 	return load_module_with("");
 }
 
-int count_lines_with(const char *path, const char *const *syms,
-			    size_t nsyms)
-{
-	char line[256];
-	int n = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		for (size_t i = 0; i < nsyms; i++)
-			n += !strncmp(line, syms[i], strlen(syms[i])) ||
-			     strstr(line, syms[i]) != NULL;
-	fclose(f);
-	return n;
-}
-
-/* How many of six sample hooks are in place: five kprobes, one ftrace_ops
- * (security_task_free, listed in enabled_functions only while hooked). */
+/* How many of six sample functions ftrace shows hooked. */
 int module_probes(void)
 {
-	static const char *const kprobes[] = {
-		" bprm_execve+", " security_task_alloc+", " security_task_prctl+",
-		" open_exec+", " __x64_sys_execve+",
+	static const char *const syms[] = {
+		"bprm_execve ", "security_task_alloc ", "security_task_prctl ",
+		"open_exec ", "__x64_sys_execve ", "security_task_free ",
 	};
-	static const char *const ftraced[] = { "security_task_free " };
+	char line[256];
+	int n = 0;
+	FILE *f = fopen("/sys/kernel/debug/tracing/enabled_functions", "r");
 
-	return count_lines_with("/sys/kernel/debug/kprobes/list", kprobes, 5) +
-	       count_lines_with("/sys/kernel/debug/tracing/enabled_functions",
-				ftraced, 1);
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+			n += !strncmp(line, syms[i], strlen(syms[i]));
+	fclose(f);
+	return n;
 }
 
 int unload_module(void)

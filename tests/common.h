@@ -67,7 +67,6 @@ int load_module(void);
 int unload_module(void);
 int reload_with(const char *params);
 int set_param(const char *name, const char *value);
-int count_lines_with(const char *path, const char *const *syms, size_t nsyms);
 int module_probes(void);
 
 #endif

@@ -14,11 +14,14 @@ struct test_case {
 	const char *name;
 	int (*fn)(void);
 	int as_root;	/* 0: the case runs as the unprivileged test uid */
+	int timeout;	/* seconds; 0: 120 */
 };
 
 /* Each file's cases, ended by { NULL }. */
 extern const struct test_case spec_cases[];
 extern const struct test_case bypass_cases[];
+extern const struct test_case fuzz_cases[];
+extern const struct test_case stress_cases[];	/* only with --stress */
 
 #define CHECK(cond, ...)						\
 	do {								\

@@ -1248,7 +1248,7 @@ static int run_case(const struct test_case *tc)
 	if (pid < 0)
 		return FAIL;
 	if (pid == 0) {
-		alarm(120);
+		alarm(tc->timeout ? tc->timeout : 120);
 		if (!tc->as_root && drop_to_user()) {
 			printf("# cannot drop to uid %d\n", TEST_UID);
 			_exit(FAIL);
@@ -1264,13 +1264,25 @@ static int run_case(const struct test_case *tc)
 	return WEXITSTATUS(status) <= SKIP ? WEXITSTATUS(status) : FAIL;
 }
 
-static const struct test_case *const suites[] = { spec_cases, bypass_cases };
-
+/*
+ * nosec_test [--stress] [NAME]: every case (with --stress, the stress
+ * cases too), or those whose name contains NAME.
+ */
 int main(int argc, char *argv[])
 {
+	const struct test_case *suites[] = {
+		spec_cases, bypass_cases, fuzz_cases, NULL,
+	};
 	int passed = 0, failed = 0, skipped = 0;
-	const char *only = argc > 1 ? argv[1] : NULL;
-	size_t n = 0, i = 0;
+	const char *only = NULL;
+	size_t n = 0, i = 0, nsuites = 3;
+
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--stress"))
+			suites[nsuites++] = stress_cases;
+		else
+			only = argv[a];
+	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getuid() != 0) {
@@ -1279,11 +1291,11 @@ int main(int argc, char *argv[])
 	}
 	if (make_fixtures("/nosec/tests"))
 		return 2;
-	for (size_t s = 0; s < sizeof(suites) / sizeof(suites[0]); s++)
+	for (size_t s = 0; s < nsuites; s++)
 		for (const struct test_case *tc = suites[s]; tc->name; tc++)
 			n++;
 	printf("TAP version 13\n1..%zu\n", n);
-	for (size_t s = 0; s < sizeof(suites) / sizeof(suites[0]); s++) {
+	for (size_t s = 0; s < nsuites; s++) {
 		for (const struct test_case *tc = suites[s]; tc->name; tc++) {
 			int r;
 

@@ -4,6 +4,7 @@
  * line, for the tests to compare a plain execve() with a nosecurity one.
  *
  * Usage: probe [FD...]   (each FD: report whether it is open)
+ *        probe --euid N   (print nothing; exit 0 if the euid is N, else 3)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,6 +61,8 @@ int main(int argc, char *argv[])
 	ssize_t n;
 	int fd, sig = -1;
 
+	if (argc == 3 && !strcmp(argv[1], "--euid"))
+		return geteuid() == (uid_t)atoi(argv[2]) ? 0 : 3;
 	printf("pid=%d\n", getpid());
 	status_line("uids", "Uid");
 	status_line("gids", "Gid");
