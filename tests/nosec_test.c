@@ -1248,6 +1248,7 @@ static int run_case(const struct test_case *tc)
 	if (pid < 0)
 		return FAIL;
 	if (pid == 0) {
+		setpgid(0, 0);
 		alarm(tc->timeout ? tc->timeout : 120);
 		if (!tc->as_root && drop_to_user()) {
 			printf("# cannot drop to uid %d\n", TEST_UID);
@@ -1255,8 +1256,17 @@ static int run_case(const struct test_case *tc)
 		}
 		_exit(tc->fn());
 	}
+	setpgid(pid, pid);
 	if (waitpid(pid, &status, 0) != pid)
 		return FAIL;
+	/*
+	 * Nothing a case started outlives it: its process group is killed and
+	 * every process that ends up ours (we are a subreaper) is reaped, so
+	 * that no stray restricted task pins the module for the next case.
+	 */
+	kill(-pid, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
 	if (WIFSIGNALED(status)) {
 		printf("# killed by signal %d\n", WTERMSIG(status));
 		return FAIL;
@@ -1285,6 +1295,7 @@ int main(int argc, char *argv[])
 	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (getuid() != 0) {
 		fprintf(stderr, "nosec_test: run as root (it makes fixtures, then drops to uid %d)\n", TEST_UID);
 		return 2;
