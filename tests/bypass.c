@@ -134,18 +134,6 @@ static int t_shebang_chains(void)
 
 #define BINFMT_DIR	"/proc/sys/fs/binfmt_misc"
 
-static int binfmt_write(const char *file, const char *text)
-{
-	int fd = open(file, O_WRONLY);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 static int binfmt_setup(void)
 {
 	int fd = open("/nosec/kmod/binfmt_misc.ko", O_RDONLY | O_CLOEXEC);
@@ -157,15 +145,15 @@ static int binfmt_setup(void)
 	if (access(BINFMT_DIR "/register", W_OK) &&
 	    mount("binfmt_misc", BINFMT_DIR, "binfmt_misc", 0, NULL))
 		return -1;
-	binfmt_write(BINFMT_DIR "/status", "1");
-	binfmt_write(BINFMT_DIR "/nosecx", "-1");
-	binfmt_write(BINFMT_DIR "/nosecc", "-1");
-	binfmt_write(BINFMT_DIR "/nosecxi", "-1");
-	if (binfmt_write(BINFMT_DIR "/register",
+	write_text(BINFMT_DIR "/status", "1");
+	write_text(BINFMT_DIR "/nosecx", "-1");
+	write_text(BINFMT_DIR "/nosecc", "-1");
+	write_text(BINFMT_DIR "/nosecxi", "-1");
+	if (write_text(BINFMT_DIR "/register",
 			 ":nosecx:E::nosecx::" FIX_PROBE_SUID ":") ||
-	    binfmt_write(BINFMT_DIR "/register",
+	    write_text(BINFMT_DIR "/register",
 			 ":nosecc:E::nosecc::" FIX_PROBE ":C") ||
-	    binfmt_write(BINFMT_DIR "/register",
+	    write_text(BINFMT_DIR "/register",
 			 ":nosecxi:E::nosecxi::" FIX_INTERP_XONLY ":"))
 		return -1;
 	return 0;

@@ -304,18 +304,24 @@ int killed_before_running(const struct run *r)
 	       !strstr(r->out, "end=1");
 }
 
+int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
 int set_param(const char *name, const char *value)
 {
 	char path[128];
-	int fd, ok;
 
 	snprintf(path, sizeof(path), "/sys/module/nosec_exec/parameters/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
-	close(fd);
-	return ok ? 0 : -1;
+	return write_text(path, value);
 }
 
 void setup_restrict(void)

@@ -67,6 +67,8 @@ int load_module(void);
 int unload_module(void);
 int reload_with(const char *params);
 int set_param(const char *name, const char *value);
+/* Write @text to an existing file (sysfs, procfs): 0 or -1. */
+int write_text(const char *path, const char *text);
 int module_probes(void);
 
 #endif

@@ -303,18 +303,6 @@ static int t_stress_module_cycles(void)
 
 /* ---- PID reuse with a small pid_max ---- */
 
-static int write_sysctl(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, value, strlen(value)) == (ssize_t)strlen(value);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 static int t_stress_pid_reuse(void)
 {
 	char old[32] = "";
@@ -324,7 +312,7 @@ static int t_stress_pid_reuse(void)
 	CHECK(fd >= 0 && (n = read(fd, old, sizeof(old) - 1)) > 0, "read pid_max");
 	close(fd);
 	old[n] = 0;
-	CHECK(write_sysctl("/proc/sys/kernel/pid_max", "400") == 0, "set pid_max");
+	CHECK(write_text("/proc/sys/kernel/pid_max", "400") == 0, "set pid_max");
 	rounds = env_long("NOSEC_STRESS_PIDROUNDS", 20);
 	for (int r = 0; r < rounds && !bad; r++) {
 		for (int i = 0; i < 40; i++) {	/* restricted tasks exit */
@@ -347,7 +335,7 @@ static int t_stress_pid_reuse(void)
 			}
 		}
 	}
-	write_sysctl("/proc/sys/kernel/pid_max", old);
+	write_text("/proc/sys/kernel/pid_max", old);
 	CHECK(bad == 0, "unrestricted tasks on reused pids were refused");
 	CHECK(wait_tasks(0) == 0, "tasks %ld", stat_value("tasks"));
 	return PASS;
