@@ -154,21 +154,20 @@ static bool nosec_hook_listed(const char *list, const char *symbol)
 }
 
 /* The function's address, without arming anything: a disabled kprobe. */
-static unsigned long nosec_symbol_address(const char *symbol)
+static int nosec_symbol_address(const char *symbol, unsigned long *addr)
 {
 	struct kprobe kp = {
 		.symbol_name = symbol,
 		.flags = KPROBE_FLAG_DISABLED,
 	};
-	unsigned long addr;
 	int ret;
 
 	ret = register_kprobe(&kp);
 	if (ret)
-		return ret == -ENOENT ? 0 : (unsigned long)ret;
-	addr = (unsigned long)kp.addr;
+		return ret;
+	*addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
-	return addr;
+	return 0;
 }
 
 static struct nosec_hook *nosec_hook_at(unsigned long ip)
@@ -208,18 +207,17 @@ static void notrace nosec_hook_dispatch(unsigned long ip,
 
 static int nosec_hook_resolve(struct nosec_hook *h)
 {
-	unsigned long addr;
+	unsigned long addr = 0;
+	int ret;
 
 	h->miss = nosec_hook_listed(test_miss, h->symbol);
 	if (h->miss)
 		pr_warn("test_miss: %s misses every hit\n", h->symbol);
-	addr = nosec_symbol_address(h->symbol);
 	if (fail_probe && !strcmp(fail_probe, h->symbol))
-		addr = 0;
-	if (IS_ERR_VALUE(addr))
-		return (int)addr;
-	if (!addr)
 		return -ENOENT;
+	ret = nosec_symbol_address(h->symbol, &addr);
+	if (ret)
+		return ret;
 	h->addr = addr;
 	return ftrace_set_filter_ip(&nosec_ftrace_ops, addr, 0, 0);
 }
@@ -242,7 +240,7 @@ int nosec_hooks_install(void)
 		struct nosec_hook *h = &nosec_hooks[i];
 
 		ret = nosec_hook_resolve(h);
-		if (ret == -ENOENT && h->optional && !h->addr) {
+		if (ret == -ENOENT && h->optional) {
 			pr_info("no %s in this kernel: hook skipped\n",
 				h->symbol);
 			continue;
