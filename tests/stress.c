@@ -42,7 +42,13 @@ static long env_long(const char *name, long def)
 
 /* ---- 100,000 fork/exit cycles of restricted and forced tasks ---- */
 
-static int fork_worker(int id, int cycles)
+/*
+ * NOSEC_STRESS_CLONE=vfork makes the children with vfork(): the same
+ * copy_process() and release_task() as fork(), so the same module hooks,
+ * without copying the address space, which is what makes a fork slow on
+ * the debug kernel (kmemleak tracks every VMA, anon_vma and page table).
+ */
+static int fork_worker(int id, int cycles, int use_vfork)
 {
 	setup_user();
 	if (id % 2 == 0 && nosec_restrict_exec())
@@ -50,7 +56,7 @@ static int fork_worker(int id, int cycles)
 	if (id % 4 == 0 && nosec_set_force(1))
 		return 1;
 	for (int i = 0; i < cycles; i++) {
-		pid_t pid = fork();
+		pid_t pid = use_vfork ? vfork() : fork();
 
 		if (pid < 0)
 			return 1;
@@ -65,6 +71,8 @@ static int fork_worker(int id, int cycles)
 static int t_stress_fork_exit(void)
 {
 	long total = env_long("NOSEC_STRESS_FORKS", 100000);
+	const char *mode = getenv("NOSEC_STRESS_CLONE");
+	int use_vfork = mode && !strcmp(mode, "vfork");
 	int workers = 4, bad = 0;
 	double t0 = now();
 	pid_t pids[4];
@@ -73,11 +81,12 @@ static int t_stress_fork_exit(void)
 	for (int w = 0; w < workers; w++) {
 		pids[w] = fork();
 		if (pids[w] == 0)
-			_exit(fork_worker(w, total / workers));
+			_exit(fork_worker(w, total / workers, use_vfork));
 	}
 	for (int w = 0; w < workers; w++)
 		bad += wait_status(pids[w]) != 0;
-	printf("# %ld fork/exit cycles (restricted, forced, plain) in %.1f s\n", total, now() - t0);
+	printf("# %ld %s/exit cycles (restricted, forced, plain) in %.1f s\n",
+	       total, use_vfork ? "vfork" : "fork", now() - t0);
 	CHECK(bad == 0, "%d workers failed a fork", bad);
 	CHECK(wait_tasks(0) == 0, "tasks %ld, not back to 0", stat_value("tasks"));
 	CHECK(stat_value("missed") == 0, "missed %ld", stat_value("missed"));
