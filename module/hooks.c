@@ -4,8 +4,11 @@
  * techniques the handlers share.
  *
  * Every hook is an ftrace callback on the entry of a kernel function; one
- * ftrace_ops (IPMODIFY, SAVE_REGS) carries them all, so they are installed
- * and removed in one step.  A handler either observes (the function runs
+ * ftrace_ops (IPMODIFY) carries them all, so they are installed and
+ * removed in one step.  It does not ask for SAVE_REGS: on x86-64 with
+ * DYNAMIC_FTRACE_WITH_ARGS the ftrace trampoline saves the argument
+ * registers and honours a changed instruction pointer, as livepatch relies
+ * on, and skipping the full register frame makes every hit cheaper.  A handler either observes (the function runs
  * as usual) or redirects: it points the saved instruction pointer at a
  * module function of the same prototype, which then runs instead, in the
  * caller's process context, and returns to the caller.  A replacement that
@@ -38,6 +41,10 @@
 #include <linux/string.h>
 
 #include "nosec.h"
+
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#error "nosec_exec needs DYNAMIC_FTRACE_WITH_ARGS (x86-64)"
+#endif
 
 /**
  * struct nosec_hook - one hooked kernel function
@@ -186,11 +193,12 @@ static void notrace nosec_hook_dispatch(unsigned long ip,
 					struct ftrace_ops *op,
 					struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	/* The arguments and ip, saved by ftrace_caller (no SAVE_REGS). */
+	struct pt_regs *regs = &fregs->regs;
 	struct nosec_hook *h = nosec_hook_at(ip);
 	int bit;
 
-	if (unlikely(!h || !regs))
+	if (unlikely(!h))
 		return;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (unlikely(bit < 0)) {
@@ -233,8 +241,7 @@ int nosec_hooks_install(void)
 	int i, ret;
 
 	nosec_ftrace_ops.func = nosec_hook_dispatch;
-	nosec_ftrace_ops.flags = FTRACE_OPS_FL_SAVE_REGS |
-				 FTRACE_OPS_FL_IPMODIFY |
+	nosec_ftrace_ops.flags = FTRACE_OPS_FL_IPMODIFY |
 				 FTRACE_OPS_FL_RECURSION;
 	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
 		struct nosec_hook *h = &nosec_hooks[i];

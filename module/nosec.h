@@ -101,8 +101,9 @@ enum nosec_hook_id {
 
 /*
  * A hook handler: runs at the entry of the hooked function, with its
- * arguments in @regs, preemption off; it may redirect the call.  Calls
- * made from the module itself are not hooked.
+ * arguments in @regs, preemption off; it may redirect the call.  Only the
+ * argument registers and the instruction pointer of @regs are valid (the
+ * hooks save no more).  Calls made from the module itself are not hooked.
  */
 typedef void (*nosec_hook_fn)(struct pt_regs *regs);
 
