@@ -7,7 +7,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 			       /usr/src/linux-headers-$(KVER)) \
 		    /lib/modules/$(KVER)/build)
 
-.PHONY: all module userspace tests clean deps check demo check-debug stress
+.PHONY: all module userspace tests clean deps check demo check-debug stress bench
 
 all: module userspace tests
 
@@ -24,6 +24,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace clean
 	$(MAKE) -C tests clean
+	$(MAKE) -C bench clean KDIR=$(KDIR)
 
 # Install what the build and the guest need (apt-get, as root).
 deps:
@@ -49,3 +50,10 @@ check-debug:
 	qemu/deps --debug
 	$(MAKE) userspace tests
 	qemu/check-debug
+
+# What the module costs: stock kernel, noise module and nosec_exec in
+# alternating rounds in one boot; writes bench/results.json.
+bench: deps
+	$(MAKE) all
+	$(MAKE) -C bench KDIR=$(KDIR)
+	bench/run

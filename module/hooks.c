@@ -3,12 +3,19 @@
  * nosec_exec - the table of every hook the module places, and the two
  * techniques the handlers share.
  *
- * Every hook is an ftrace callback on the entry of a kernel function; one
- * ftrace_ops (IPMODIFY) carries them all, so they are installed and
- * removed in one step.  It does not ask for SAVE_REGS: on x86-64 with
- * DYNAMIC_FTRACE_WITH_ARGS the ftrace trampoline saves the argument
+ * Every exec and task hook is an ftrace callback on the entry of a kernel
+ * function, all carried by one ftrace_ops (IPMODIFY), so they go live and
+ * go away in one step; while no task carries state they have nothing to
+ * do and return at once.  The ops does not ask for SAVE_REGS: on x86-64
+ * with DYNAMIC_FTRACE_WITH_ARGS the ftrace trampoline saves the argument
  * registers and honours a changed instruction pointer, as livepatch relies
- * on, and skipping the full register frame makes every hit cheaper.  A handler either observes (the function runs
+ * on, and skipping the full register frame makes every hit cheaper.
+ *
+ * The prctl hook is a direct ftrace call instead (prctl.c): every prctl()
+ * on the machine passes there, and a two-comparison stub costs the other
+ * options much less than the ftrace trampoline would.  It goes live after
+ * the exec and task hooks, so no task can restrict itself before the ban
+ * is in place, and goes away first.  A handler either observes (the function runs
  * as usual) or redirects: it points the saved instruction pointer at a
  * module function of the same prototype, which then runs instead, in the
  * caller's process context, and returns to the caller.  A replacement that
@@ -53,6 +60,7 @@
  * @kind: "observe" or "redirect", for the reader and the log
  * @what: what the hook does
  * @optional: a kernel built without this function loads without the hook
+ * @direct: a direct-call trampoline that replaces @handler
  * @addr: the function's address, while the hook is installed
  * @missed: hits dropped (ftrace recursion guard, or test_miss)
  * @miss: test_miss names this hook
@@ -63,6 +71,7 @@ struct nosec_hook {
 	const char *kind;
 	const char *what;
 	bool optional;
+	void (*direct)(void);
 	unsigned long addr;
 	atomic_long_t missed;
 	bool miss;
@@ -77,6 +86,11 @@ struct nosec_hook {
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
 		  .kind = _kind, .what = _what, .optional = true }
 
+/* A direct ftrace call to a trampoline of the module's own. */
+#define NOSEC_DIRECT_HOOK(_id, _symbol, _direct, _what)		\
+	[_id] = { .symbol = _symbol, .direct = _direct,		\
+		  .kind = "direct", .what = _what }
+
 /* Test-only: fail the hook on this symbol, to show that a load unwinds. */
 static char *fail_probe;
 module_param(fail_probe, charp, 0400);
@@ -90,9 +104,8 @@ MODULE_PARM_DESC(test_miss,
 		 "test only: comma-separated symbols whose hooks miss every hit");
 
 /*
- * The table.  All hooks go live together, when the one ftrace_ops that
- * carries them is registered, so no task can restrict itself before the
- * exec ban is in place.
+ * The table.  The handler hooks go live together, when nosec_ftrace_ops
+ * is registered; the direct hook after them.
  */
 static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
@@ -138,9 +151,9 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_TASK_ALLOC, "security_task_alloc",
 		   nosec_task_alloc_pre, "redirect",
 		   "copy a restricted parent's flags to the child, or fail the fork"),
-	NOSEC_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
-		   nosec_prctl_pre, "redirect",
-		   "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
+	NOSEC_DIRECT_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
+			  nosec_prctl_direct,
+			  "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
 };
 
 static struct ftrace_ops nosec_ftrace_ops;
@@ -187,14 +200,11 @@ static struct nosec_hook *nosec_hook_at(unsigned long ip)
 	return NULL;
 }
 
-/* The ftrace callback of every hook. */
+/* Find the hook and run its handler, unless the call is the module's. */
 static void notrace nosec_hook_dispatch(unsigned long ip,
 					unsigned long parent_ip,
-					struct ftrace_ops *op,
-					struct ftrace_regs *fregs)
+					struct pt_regs *regs)
 {
-	/* The arguments and ip, saved by ftrace_caller (no SAVE_REGS). */
-	struct pt_regs *regs = &fregs->regs;
 	struct nosec_hook *h = nosec_hook_at(ip);
 	int bit;
 
@@ -213,6 +223,21 @@ static void notrace nosec_hook_dispatch(unsigned long ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/*
+ * The ftrace callback of every handler hook.  @fregs holds the arguments
+ * and ip that ftrace_caller saved (no SAVE_REGS), as a struct pt_regs.
+ */
+static void notrace nosec_hook_callback(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs)
+{
+	/* No task carries state: every handler hook is a no-op. */
+	if (likely(!nosec_task_count()))
+		return;
+	nosec_hook_dispatch(ip, parent_ip, &fregs->regs);
+}
+
 static int nosec_hook_resolve(struct nosec_hook *h)
 {
 	unsigned long addr = 0;
@@ -221,13 +246,63 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	h->miss = nosec_hook_listed(test_miss, h->symbol);
 	if (h->miss)
 		pr_warn("test_miss: %s misses every hit\n", h->symbol);
-	if (fail_probe && !strcmp(fail_probe, h->symbol))
+	if (fail_probe && !strcmp(fail_probe, h->symbol) && !h->direct)
 		return -ENOENT;
 	ret = nosec_symbol_address(h->symbol, &addr);
 	if (ret)
 		return ret;
 	h->addr = addr;
+	if (h->direct)
+		return 0;
 	return ftrace_set_filter_ip(&nosec_ftrace_ops, addr, 0, 0);
+}
+
+static void nosec_direct_hook_remove(struct nosec_hook *h)
+{
+	if (h->direct && h->addr)
+		unregister_ftrace_direct(h->addr, (unsigned long)h->direct);
+}
+
+static int nosec_direct_hooks_install(void)
+{
+	int i, ret;
+
+	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
+		struct nosec_hook *h = &nosec_hooks[i];
+
+		if (!h->direct || !h->addr)
+			continue;
+		/* Test-only: fail here, with the handler hooks live. */
+		ret = fail_probe && !strcmp(fail_probe, h->symbol) ? -ENOENT :
+		      register_ftrace_direct(h->addr, (unsigned long)h->direct);
+		if (ret) {
+			pr_err("cannot probe %s: %d\n", h->symbol, ret);
+			goto out_remove_direct;
+		}
+	}
+	return 0;
+
+out_remove_direct:
+	while (--i >= 0)
+		nosec_direct_hook_remove(&nosec_hooks[i]);
+	return ret;
+}
+
+static void nosec_direct_hooks_remove(void)
+{
+	int i;
+
+	for (i = NOSEC_NR_HOOKS - 1; i >= 0; i--)
+		nosec_direct_hook_remove(&nosec_hooks[i]);
+}
+
+static void nosec_hooks_forget(void)
+{
+	int i;
+
+	ftrace_free_filter(&nosec_ftrace_ops);
+	for (i = 0; i < NOSEC_NR_HOOKS; i++)
+		nosec_hooks[i].addr = 0;
 }
 
 /**
@@ -240,12 +315,13 @@ int nosec_hooks_install(void)
 {
 	int i, ret;
 
-	nosec_ftrace_ops.func = nosec_hook_dispatch;
+	nosec_ftrace_ops.func = nosec_hook_callback;
 	nosec_ftrace_ops.flags = FTRACE_OPS_FL_IPMODIFY |
 				 FTRACE_OPS_FL_RECURSION;
 	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
 		struct nosec_hook *h = &nosec_hooks[i];
 
+		/* A direct hook's test failure comes at registration. */
 		ret = nosec_hook_resolve(h);
 		if (ret == -ENOENT && h->optional) {
 			pr_info("no %s in this kernel: hook skipped\n",
@@ -254,21 +330,24 @@ int nosec_hooks_install(void)
 		}
 		if (ret) {
 			pr_err("cannot probe %s: %d\n", h->symbol, ret);
-			goto out_free_filter;
+			goto out_forget;
 		}
 		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);
 	}
 	ret = register_ftrace_function(&nosec_ftrace_ops);
 	if (ret) {
 		pr_err("cannot register the hooks with ftrace: %d\n", ret);
-		goto out_free_filter;
+		goto out_forget;
 	}
+	ret = nosec_direct_hooks_install();
+	if (ret)
+		goto out_unregister_ops;
 	return 0;
 
-out_free_filter:
-	ftrace_free_filter(&nosec_ftrace_ops);
-	for (i = 0; i < NOSEC_NR_HOOKS; i++)
-		nosec_hooks[i].addr = 0;
+out_unregister_ops:
+	unregister_ftrace_function(&nosec_ftrace_ops);
+out_forget:
+	nosec_hooks_forget();
 	return ret;
 }
 
@@ -281,16 +360,16 @@ void nosec_hooks_remove(void)
 {
 	int i;
 
+	nosec_direct_hooks_remove();
 	unregister_ftrace_function(&nosec_ftrace_ops);
-	ftrace_free_filter(&nosec_ftrace_ops);
 	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
 		struct nosec_hook *h = &nosec_hooks[i];
 		long missed = atomic_long_read(&h->missed);
 
 		if (missed)
 			pr_warn("%s: missed %ld hits\n", h->symbol, missed);
-		h->addr = 0;
 	}
+	nosec_hooks_forget();
 }
 
 /**

@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/types.h>
+#include <uapi/linux/nosec_exec.h>
 
 struct file;
 struct linux_binprm;
@@ -53,7 +54,14 @@ void nosec_task_publish(struct nosec_task *t);
 void nosec_task_discard(struct nosec_task *t);
 void nosec_task_drop(struct task_struct *task);
 void nosec_task_drop_all(void);
-long nosec_task_count(void);
+
+extern atomic_long_t nosec_tasks_nr;
+
+/* Number of tasks carrying state: while 0, no hook but prctl has work. */
+static inline long nosec_task_count(void)
+{
+	return atomic_long_read(&nosec_tasks_nr);
+}
 
 /**
  * nosec_exec_banned() - may a task with these flags not exec normally?
@@ -120,9 +128,18 @@ void nosec_bprm_check_pre(struct pt_regs *regs);
 void nosec_open_exec_pre(struct pt_regs *regs);
 void nosec_creds_from_file_pre(struct pt_regs *regs);
 void nosec_committing_creds_pre(struct pt_regs *regs);
-void nosec_prctl_pre(struct pt_regs *regs);
 void nosec_task_alloc_pre(struct pt_regs *regs);
 void nosec_task_free_pre(struct pt_regs *regs);
+
+/* prctl.c: entered by a direct ftrace call, not through a handler. */
+void nosec_prctl_direct(void);
+int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
+		unsigned long arg4, unsigned long arg5);
+
+/* nosec_prctl_direct relies on the four options being contiguous. */
+static_assert(PR_GET_RESTRICT - PR_RESTRICT_ME == 1 &&
+	      PR_SET_FORCE_EXECVE_NOSECURITY - PR_RESTRICT_ME == 2 &&
+	      PR_GET_FORCE_EXECVE_NOSECURITY - PR_RESTRICT_ME == 3);
 
 /* device.c */
 int nosec_device_register(void);

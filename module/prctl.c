@@ -6,8 +6,11 @@
  */
 #include <linux/compat.h>
 #include <linux/module.h>
+#include <linux/stringify.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
+#include <asm/ibt.h>
+#include <asm/linkage.h>
 #include <uapi/linux/nosec_exec.h>
 
 #include "nosec.h"
@@ -84,37 +87,59 @@ static int nosec_prctl_option(int option, unsigned long arg2,
 	return -EINVAL;
 }
 
-/*
- * Replaces security_task_prctl() for the options above.  Any task may get
- * here, restricted or not, and may sleep here (allocation, user copies),
- * so the pre_handler took a module reference; it is dropped last, and the
- * return that follows is covered by synchronize_rcu_tasks() at unload.
+/**
+ * nosec_prctl() - security_task_prctl() for the module's four options
+ * @option: PR_RESTRICT_ME, PR_GET_RESTRICT, PR_SET_FORCE_EXECVE_NOSECURITY
+ *	or PR_GET_FORCE_EXECVE_NOSECURITY
+ * @arg2: second prctl() argument
+ * @arg3: third prctl() argument
+ * @arg4: fourth prctl() argument
+ * @arg5: fifth prctl() argument
+ *
+ * Reached from nosec_prctl_direct, in place of security_task_prctl(),
+ * by any task, restricted or not; it may sleep (allocation, user copies),
+ * so it holds a module reference while it works.  Its first and last
+ * instructions, outside the reference, are covered by
+ * synchronize_rcu_tasks() at unload.
+ *
+ * Return: the option's result; -EINVAL, as if the module were not loaded,
+ * while it is being unloaded.
  */
-static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
-		       unsigned long arg4, unsigned long arg5)
+__visible int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
+			  unsigned long arg4, unsigned long arg5)
 {
-	int ret = nosec_prctl_option(option, arg2, arg3, arg4, arg5);
+	int ret;
 
+	if (!try_module_get(THIS_MODULE))
+		return -EINVAL;
+	ret = nosec_prctl_option(option, arg2, arg3, arg4, arg5);
 	module_put(THIS_MODULE);
 	return ret;
 }
 
-/**
- * nosec_prctl_pre() - take over prctl() for the module's options
- * @regs: registers at the entry of security_task_prctl() (first argument:
- *	the option)
- *
- * While the module is being unloaded the options are left to the kernel,
- * which answers EINVAL as if the module were not loaded.
+/*
+ * nosec_prctl_direct - what security_task_prctl() calls at its entry: a
+ * direct ftrace call, not the ftrace_ops of the other hooks, because every
+ * prctl() on the machine comes here and two comparisons should be all that
+ * the others pay.  For the module's options (contiguous, see nosec.h) it
+ * overwrites its return address with nosec_prctl(), as an IPMODIFY ftrace
+ * hook would: nosec_prctl() runs in place of security_task_prctl(), with
+ * its arguments, and returns to its caller.
  */
-void nosec_prctl_pre(struct pt_regs *regs)
-{
-	switch ((int)regs->di) {
-	case PR_RESTRICT_ME:
-	case PR_GET_RESTRICT:
-	case PR_SET_FORCE_EXECVE_NOSECURITY:
-	case PR_GET_FORCE_EXECVE_NOSECURITY:
-		if (try_module_get(THIS_MODULE))
-			nosec_hook_redirect(regs, nosec_prctl);
-	}
-}
+asm("	.pushsection	.text, \"ax\", @progbits\n"
+"	.type		nosec_prctl_direct, @function\n"
+"	.globl		nosec_prctl_direct\n"
+"nosec_prctl_direct:\n"
+	ASM_ENDBR
+"	cmpl	$" __stringify(PR_RESTRICT_ME) ", %edi\n"
+"	jb	1f\n"
+"	cmpl	$" __stringify(PR_GET_FORCE_EXECVE_NOSECURITY) ", %edi\n"
+"	jbe	2f\n"
+"1:\n"
+	ASM_RET
+"2:	leaq	nosec_prctl(%rip), %r11\n"
+"	movq	%r11, (%rsp)\n"
+	ASM_RET
+"	.size		nosec_prctl_direct, .-nosec_prctl_direct\n"
+"	.popsection\n"
+);

@@ -25,7 +25,7 @@
 static DEFINE_HASHTABLE(nosec_tasks, NOSEC_TASK_HASH_BITS);
 /* Taken with interrupts off: tasks are freed from RCU callbacks. */
 static DEFINE_SPINLOCK(nosec_tasks_lock);
-static atomic_long_t nosec_tasks_nr = ATOMIC_LONG_INIT(0);
+atomic_long_t nosec_tasks_nr = ATOMIC_LONG_INIT(0);
 
 /**
  * nosec_task_find() - look up the entry of a task
@@ -225,14 +225,4 @@ void nosec_task_drop_all(void)
 		kfree_rcu(t, rcu);
 	}
 	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
-}
-
-/**
- * nosec_task_count() - number of tasks carrying state
- *
- * Return: the number of entries in the table.
- */
-long nosec_task_count(void)
-{
-	return atomic_long_read(&nosec_tasks_nr);
 }

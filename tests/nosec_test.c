@@ -946,6 +946,14 @@ static int t_load_all_or_nothing(void)
 	CHECK(n > 0, "klogctl");
 	log[n] = 0;
 	CHECK(strstr(log, "cannot probe security_task_alloc"), "the log names the symbol");
+	/* The prctl hook fails last, with the others already live. */
+	CHECK(load_module_with("fail_probe=security_task_prctl") == -1,
+	      "injected prctl hook failure must fail the load");
+	CHECK(module_probes() == 0, "failed late load left %d probes", module_probes());
+	n = klogctl(3, log, sizeof(log) - 1);
+	CHECK(n > 0, "klogctl");
+	log[n] = 0;
+	CHECK(strstr(log, "cannot probe security_task_prctl"), "the log names the prctl hook");
 	CHECK(load_module() == 0, "normal load after the failure: %d", errno);
 	CHECK(module_probes() == 6 && access("/dev/nosec_exec", F_OK) == 0, "loaded again");
 	return PASS;
