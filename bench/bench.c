@@ -515,7 +515,7 @@ static struct spread spread_of(double *v, int n)
 static struct spread ratio_spread(const struct ratio *q, enum state num_state,
 				  enum state den_state)
 {
-	double v[MAX_ROUNDS];
+	double v[MAX_ROUNDS] = { 0 };
 
 	for (int r = 0; r < rounds; r++) {
 		double num = samples[q->num][num_state][r];
@@ -601,7 +601,7 @@ int main(int argc, char **argv)
 	       "target");
 	for (size_t i = 0; i < NR_RATIOS; i++) {
 		const struct ratio *q = &ratios[i];
-		double base[MAX_ROUNDS];
+		double base[MAX_ROUNDS] = { 0 };
 		char nbuf[40] = "-";
 
 		for (int r = 0; r < rounds; r++)

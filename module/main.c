@@ -52,3 +52,4 @@ module_exit(nosec_exit);
 MODULE_DESCRIPTION("execve_nosecurity and PR_RESTRICT_ME for Linux 6.1");
 MODULE_AUTHOR("nosec_exec developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(NOSEC_VERSION);

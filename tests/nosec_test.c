@@ -929,7 +929,50 @@ static int t_cli_errors(void)
 	return PASS;
 }
 
+/* nosec-run with its stderr on stdout, for capture(). */
+static void nosec_run_capture(void *arg)
+{
+	char *argv[] = { "nosec-run", arg, FIX_PROBE, NULL };
+
+	dup2(1, 2);
+	execve("/nosec/bin/nosec-run", argv, environ);
+}
+
+static int t_cli_version(void)
+{
+	char want[64] = "", line[64];
+	struct run r;
+	FILE *f = fopen("/sys/module/nosec_exec/version", "r");
+
+	/* The module's MODULE_VERSION comes from the same dkms.conf line. */
+	CHECK(f && fgets(want, sizeof(want), f), "module version");
+	fclose(f);
+	want[strcspn(want, "\n")] = 0;
+	snprintf(line, sizeof(line), "nosec-run (nosec_exec) %s\n", want);
+	CHECK(WEXITSTATUS(capture(nosec_run_capture, "--version", &r)) == 0,
+	      "exit status");
+	CHECK(!strcmp(r.out, line), "printed '%s', want '%s'", r.out, line);
+	return PASS;
+}
+
 /* ---- 5. lifecycle and stats (root) ---- */
+
+static int t_cli_module_not_loaded(void)
+{
+	struct run r;
+	int status;
+
+	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
+	status = capture(nosec_run_capture, "--restrict", &r);
+	CHECK(WEXITSTATUS(status) == 125, "--restrict: status %#x", status);
+	CHECK(strstr(r.out, "nosec_exec module is not loaded") &&
+	      strstr(r.out, "modprobe nosec_exec"), "--restrict said: %s", r.out);
+	status = capture(nosec_run_capture, "--", &r);
+	CHECK(WEXITSTATUS(status) == 125, "plain run: status %#x", status);
+	CHECK(strstr(r.out, "nosec_exec module is not loaded"), "said: %s", r.out);
+	CHECK(load_module() == 0, "reload: %d", errno);
+	return PASS;
+}
 
 static int t_load_all_or_nothing(void)
 {
@@ -1236,6 +1279,8 @@ const struct test_case spec_cases[] = {
 	{ "force_script_runs_read_enforced", t_force_script_and_read },
 	{ "force_subprocess_execve_via_nosec_run", t_force_subprocess },
 	{ "nosec_run_exit_codes", t_cli_errors },
+	{ "nosec_run_version", t_cli_version },
+	{ "nosec_run_module_not_loaded", t_cli_module_not_loaded, 1 },
 	{ "stats_count_nosec_and_denied", t_stats_counters, 1 },
 	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },
 	{ "lifecycle_load_all_or_nothing", t_load_all_or_nothing, 1 },

@@ -15,6 +15,10 @@
 
 #include "nosec.h"
 
+#ifndef NOSEC_VERSION
+#define NOSEC_VERSION "unknown"
+#endif
+
 #define EXIT_RUN_FAILED		125
 #define EXIT_CANNOT_RUN		126
 #define EXIT_NOT_FOUND		127
@@ -35,10 +39,19 @@ static void usage(FILE *out)
 		"  -f, --force     turn their execve() calls into\n"
 		"                  execve_nosecurity() (needs --restrict)\n"
 		"  -h, --help      show this help and exit\n"
+		"  -V, --version   show the version and exit\n"
 		"\n"
 		"Exit status: PROGRAM's, or 125 if nosec-run failed, 126 if\n"
 		"PROGRAM could not be run, 127 if it was not found.\n",
 		prog);
+}
+
+static void module_not_loaded(void)
+{
+	fprintf(stderr,
+		"%s: the nosec_exec module is not loaded (no /dev/%s);\n"
+		"%s: load it with: modprobe nosec_exec (or insmod nosec_exec.ko)\n",
+		prog, NOSEC_EXEC_DEVICE_NAME, prog);
 }
 
 static int exit_code_for(int err)
@@ -87,11 +100,12 @@ int main(int argc, char *argv[])
 		{ "restrict", no_argument, NULL, 'r' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int restrict_exec = 0, force = 0, c, err;
 
-	while ((c = getopt_long(argc, argv, "+rfh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+rfhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			restrict_exec = 1;
@@ -101,6 +115,9 @@ int main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("%s (nosec_exec) %s\n", prog, NOSEC_VERSION);
 			return 0;
 		default:
 			usage(stderr);
@@ -117,22 +134,22 @@ int main(int argc, char *argv[])
 		return EXIT_RUN_FAILED;
 	}
 	if (restrict_exec && nosec_restrict_exec() < 0) {
-		fprintf(stderr, "%s: PR_RESTRICT_ME: %s%s\n", prog,
-			strerror(errno), errno == ENOSYS ?
-			" (is the nosec_exec module loaded?)" : "");
+		if (errno == ENOSYS)
+			module_not_loaded();
+		else
+			fprintf(stderr, "%s: prctl(PR_RESTRICT_ME): %s\n",
+				prog, strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
 	if (force && nosec_set_force(1) < 0) {
-		fprintf(stderr, "%s: PR_SET_FORCE_EXECVE_NOSECURITY: %s\n",
+		fprintf(stderr, "%s: prctl(PR_SET_FORCE_EXECVE_NOSECURITY): %s\n",
 			prog, strerror(errno));
 		return EXIT_RUN_FAILED;
 	}
 
 	err = run_program(argv[optind], &argv[optind]);
 	if (err == ENOSYS) {
-		fprintf(stderr,
-			"%s: %s: /dev/%s is missing: the nosec_exec module is not loaded (insmod nosec_exec.ko)\n",
-			prog, argv[optind], NOSEC_EXEC_DEVICE_NAME);
+		module_not_loaded();
 		return EXIT_RUN_FAILED;
 	}
 	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[optind],
