@@ -26,6 +26,7 @@
  * untracked ones cost the module.
  *
  *   bench [--rounds N] [--seconds S]
+ *   bench --exec-only [--rounds N] [--seconds S]   exec_nosec alone, to tune it
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -544,12 +545,41 @@ static bool target_met(const struct ratio *q, struct spread s,
 	       (with_noise && s.median >= noise.min);
 }
 
+/* Only the exec latency ratio, for quick before/after comparisons. */
+static int exec_only(void)
+{
+	double ratio[MAX_ROUNDS];
+	struct spread s;
+
+	enter_state(ST_NOSEC);
+	for (int r = 0; r < rounds; r++) {
+		double plain, nosec;
+
+		if (r % 2) {
+			nosec = run_exec_chain(true);
+			plain = run_exec_chain(false);
+		} else {
+			plain = run_exec_chain(false);
+			nosec = run_exec_chain(true);
+		}
+		ratio[r] = plain / nosec;
+		printf("# round %d: exec %.0f/s, nosecurity exec %.0f/s\n",
+		       r + 1, plain, nosec);
+	}
+	leave_state(ST_NOSEC);
+	s = spread_of(ratio, rounds);
+	printf("execve_nosecurity latency / execve latency: %.3f [%.3f-%.3f]\n",
+	       s.median, s.min, s.max);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct spread res[NR_RATIOS], noise[NR_RATIOS] = { { 0 } };
 	long mem_untracked[3], mem_tracked[3], mem_stock[3];
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 	double t0 = now();
+	bool only_exec = false;
 	struct utsname u;
 	int fd;
 
@@ -558,8 +588,10 @@ int main(int argc, char **argv)
 			rounds = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			seconds = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--exec-only"))
+			only_exec = true;
 		else {
-			fprintf(stderr, "usage: bench [--rounds N] [--seconds S]\n");
+			fprintf(stderr, "usage: bench [--exec-only] [--rounds N] [--seconds S]\n");
 			return 2;
 		}
 	}
@@ -567,6 +599,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: rounds 1..%d, seconds > 0\n", MAX_ROUNDS);
 		return 2;
 	}
+	if (only_exec)
+		return exec_only();
 	setrlimit(RLIMIT_NPROC, &unlimited);
 	fd = open("/proc/sys/kernel/threads-max", O_WRONLY);
 	if (fd < 0 || write(fd, "100000", 6) != 6)
