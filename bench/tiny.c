@@ -3,9 +3,11 @@
  * tiny - the program the benchmark execs: no libc, a handful of pages.
  *
  *   tiny                 exit 0
- *   tiny N FD            exec itself N more times, then exit 0: with
- *                        execve() when FD is -1, else through the
- *                        NOSEC_IOC_EXECVEAT ioctl on the open device FD
+ *   tiny N plain         exec itself N more times with execve(), then
+ *                        exit 0
+ *   tiny N nosec         the same through execve_nosecurity()'s path:
+ *                        open /dev/nosec_exec (O_CLOEXEC), then the
+ *                        NOSEC_IOC_EXECVEAT ioctl
  *
  * A chain of execs in one process measures exec latency alone, without a
  * fork and a wait around each one.
@@ -33,15 +35,11 @@ static __attribute__((noreturn)) void sys_exit(int code)
 
 static long parse(const char *s)
 {
-	long v = 0, sign = 1;
+	long v = 0;
 
-	if (*s == '-') {
-		sign = -1;
-		s++;
-	}
 	while (*s >= '0' && *s <= '9')
 		v = v * 10 + (*s++ - '0');
-	return sign * v;
+	return v;
 }
 
 static void format(char *buf, long v)
@@ -71,11 +69,10 @@ __attribute__((used)) void tiny_main(long *sp)
 	if (argc < 3)
 		sys_exit(0);
 	n = parse(argv[1]);
-	fd = parse(argv[2]);
 	if (n <= 0)
 		sys_exit(0);
 	format(count, n - 1);
-	if (fd < 0) {
+	if (argv[2][0] == 'p') {
 		sys3(59, (long)argv[0], (long)next, (long)envp);
 	} else {
 		struct nosec_execveat_args args = {
@@ -85,7 +82,10 @@ __attribute__((used)) void tiny_main(long *sp)
 			.dirfd = -100,	/* AT_FDCWD */
 		};
 
-		sys3(16, fd, NOSEC_IOC_EXECVEAT, (long)&args);
+		/* open(2) with O_RDWR | O_CLOEXEC, as libnosec does */
+		fd = sys3(2, (long)"/dev/" NOSEC_EXEC_DEVICE_NAME, 02000002, 0);
+		if (fd >= 0)
+			sys3(16, fd, NOSEC_IOC_EXECVEAT, (long)&args);
 	}
 	sys_exit(127);	/* the exec failed */
 }
