@@ -15,10 +15,12 @@
  * on the machine passes there, and a two-comparison stub costs the other
  * options much less than the ftrace trampoline would.  It goes live after
  * the exec and task hooks, so no task can restrict itself before the ban
- * is in place, and goes away first.  A handler either observes (the function runs
- * as usual) or redirects: it points the saved instruction pointer at a
- * module function of the same prototype, which then runs instead, in the
- * caller's process context, and returns to the caller.  A replacement that
+ * is in place, and goes away first.
+ *
+ * A handler either observes (the function runs as usual) or redirects:
+ * it points the saved instruction pointer at a module function of the
+ * same prototype, which then runs instead, in the caller's process
+ * context, and returns to the caller.  A replacement that
  * wants the kernel's behaviour calls the original function itself; the
  * dispatcher sees that call come from the module and lets it through.
  *
@@ -57,7 +59,7 @@
  * struct nosec_hook - one hooked kernel function
  * @symbol: the kernel function
  * @handler: what runs at its entry
- * @kind: "observe" or "redirect", for the reader and the log
+ * @kind: "observe", "redirect" or "direct", for the reader and the log
  * @what: what the hook does
  * @optional: a kernel built without this function loads without the hook
  * @direct: a direct-call trampoline that replaces @handler
@@ -243,7 +245,8 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	unsigned long addr = 0;
 	int ret;
 
-	h->miss = nosec_hook_listed(test_miss, h->symbol);
+	/* A direct hook has no dispatcher to miss in. */
+	h->miss = !h->direct && nosec_hook_listed(test_miss, h->symbol);
 	if (h->miss)
 		pr_warn("test_miss: %s misses every hit\n", h->symbol);
 	if (fail_probe && !strcmp(fail_probe, h->symbol) && !h->direct)
