@@ -40,7 +40,7 @@ struct nosec_task *nosec_task_find(struct task_struct *task)
 {
 	struct nosec_task *t;
 
-	if (!atomic_long_read(&nosec_tasks_nr))
+	if (!nosec_task_count())
 		return NULL;
 	hash_for_each_possible_rcu(nosec_tasks, t, node, (unsigned long)task)
 		if (t->task == task)
