@@ -2,11 +2,11 @@
 /*
  * nosec_exec - /dev/nosec_exec and its ioctl, execve_nosecurity().
  *
- * The ioctl marks the task as being inside a nosecurity exec and runs the
- * kernel's own execveat() syscall function on the arguments it was given,
- * so every step and every error of a real exec applies.  On success the
- * new program starts when the ioctl returns; on failure the mark is
- * removed and the task is as it was.
+ * The ioctl validates its argument and arms the task's next execveat()
+ * (exec_arm.c): the syscall that entered the ioctl leaves it as a real
+ * execveat() syscall, which runs as a nosecurity exec.  On success the new
+ * program starts; on failure the ioctl returns execveat's error and the
+ * task is as it was.
  */
 #include <linux/build_bug.h>
 #include <linux/compat.h>
@@ -15,45 +15,17 @@
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/ptrace.h>
+#include <linux/cred.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
+#include <linux/uidgid.h>
 #include <uapi/linux/nosec_exec.h>
 
 #include "nosec.h"
 
-typedef long (*nosec_syscall_fn)(const struct pt_regs *regs);
-
-static long nosec_call_execveat(const struct nosec_execveat_args *args)
-{
-	struct pt_regs regs = {};
-	nosec_syscall_fn execveat;
-
-	if (in_compat_syscall()) {
-		/* The i386 syscall convention, 32-bit pointers. */
-		regs.bx = args->dirfd;
-		regs.cx = args->pathname;
-		regs.dx = args->argv;
-		regs.si = args->envp;
-		regs.di = args->flags;
-		execveat = (nosec_syscall_fn)
-			nosec_hook_original(NOSEC_HOOK_COMPAT_SYS_EXECVEAT);
-	} else {
-		regs.di = args->dirfd;
-		regs.si = args->pathname;
-		regs.dx = args->argv;
-		regs.r10 = args->envp;
-		regs.r8 = args->flags;
-		execveat = (nosec_syscall_fn)
-			nosec_hook_original(NOSEC_HOOK_SYS_EXECVEAT);
-	}
-	return execveat(&regs);
-}
-
 static long nosec_ioctl_execveat(void __user *uargs)
 {
 	struct nosec_execveat_args args;
-	long ret;
 
 	if (copy_from_user(&args, uargs, sizeof(args)))
 		return -EFAULT;
@@ -63,12 +35,28 @@ static long nosec_ioctl_execveat(void __user *uargs)
 	    (args.pathname >> 32 || args.argv >> 32 || args.envp >> 32))
 		return -EFAULT;
 
-	ret = nosec_task_set_flags(NOSEC_TASK_IOCTL_EXEC);
-	if (ret)
-		return ret;
-	ret = nosec_call_execveat(&args);
-	nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC | NOSEC_TASK_CREDS_KEPT);
-	return ret;
+	return nosec_exec_arm(&args);
+}
+
+/*
+ * Who may perform a nosecurity exec: everyone by default (the device is
+ * 0666; it cannot raise privileges), or, with exec_group=GID, the members
+ * of that group only (one line in /etc/modprobe.d).
+ */
+static int exec_group = -1;
+module_param(exec_group, int, 0444);
+MODULE_PARM_DESC(exec_group,
+		 "only members of this group may open /dev/nosec_exec (-1: everyone)");
+
+static int nosec_dev_open(struct inode *inode, struct file *file)
+{
+	/* Loading: nothing may be armed before every hook is live. */
+	if (!nosec_is_live())
+		return -ENODEV;
+	if (exec_group >= 0 &&
+	    !in_group_p(make_kgid(&init_user_ns, exec_group)))
+		return -EACCES;
+	return 0;
 }
 
 static long nosec_dev_ioctl(struct file *file, unsigned int cmd,
@@ -91,6 +79,7 @@ static long nosec_dev_compat_ioctl(struct file *file, unsigned int cmd,
 
 static const struct file_operations nosec_dev_fops = {
 	.owner = THIS_MODULE,
+	.open = nosec_dev_open,
 	.unlocked_ioctl = nosec_dev_ioctl,
 #ifdef CONFIG_COMPAT
 	.compat_ioctl = nosec_dev_compat_ioctl,

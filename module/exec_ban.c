@@ -12,24 +12,37 @@
  * past both.
  */
 #include <linux/binfmts.h>
+#include <linux/gfp.h>
 #include <linux/sched.h>
 
 #include "nosec.h"
 
+/* Denied: the audit log hears of it, the caller gets EPERM. */
+static int nosec_exec_denied(void)
+{
+	nosec_audit_exec("exec_denied", "restricted", 0, GFP_KERNEL);
+	return -EPERM;
+}
+
 static long nosec_syscall_denied(const struct pt_regs *regs)
 {
-	return -EPERM;
+	return nosec_exec_denied();
 }
 
 static int nosec_bprm_execve_denied(struct linux_binprm *bprm, int fd,
 				    struct filename *filename, int flags)
 {
-	return -EPERM;
+	return nosec_exec_denied();
 }
 
-/* Clear what a previous, failed exec of the task may have left. */
+/*
+ * Clear what a previous, failed exec of the task may have left, and any
+ * arming: an exec that is not the armed one consumes it all the same.
+ */
 static void nosec_exec_starts(unsigned int flags)
 {
+	if (flags & NOSEC_TASK_EXEC_ARMED)
+		nosec_exec_disarm();
 	if (flags & NOSEC_TASK_CREDS_KEPT)
 		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT);
 }
@@ -39,12 +52,15 @@ static void nosec_exec_starts(unsigned int flags)
  * @regs: registers at the entry of __x64_sys_execve, __x64_sys_execveat or
  *	one of their compat twins
  *
- * A banned call is redirected to return -EPERM.
+ * The call consumes any arming.  A banned call is redirected to return
+ * -EPERM.
  */
 void nosec_ban_syscall_pre(struct pt_regs *regs)
 {
 	unsigned int flags = nosec_task_flags(current);
 
+	if (flags & NOSEC_TASK_EXEC_ARMED)
+		nosec_exec_disarm();
 	if (!nosec_exec_banned(flags))
 		return;
 	atomic_long_inc(&nosec_stats.denied_execs);

@@ -11,10 +11,13 @@
  *  - security_bprm_creds_from_file() still runs (so LSMs may deny), then
  *    the creds it computed (set-ID, file caps, LSM label, securebits,
  *    dropped keyrings, suid/fsuid reset) are replaced by a copy of the
- *    caller's, and secureexec and per_clear are cleared, which keeps
- *    AT_SECURE 0, pdeath_signal, RLIMIT_STACK and the personality;
+ *    caller's; per_clear is cleared, which keeps the personality, and
+ *    secureexec (AT_SECURE, and with it the pdeath_signal clear and the
+ *    RLIMIT_STACK reset) is what a plain exec of a plain file would give
+ *    the caller: 0 for an ordinary caller, 1 for a set-ID one;
  *  - at security_bprm_committing_creds() the caller's dumpability is put
- *    back, and any exec that reaches it with creds that are not the
+ *    back (unless the kernel chose a safer one), and any exec that
+ *    reaches it with creds that are not the
  *    caller's, with a file the caller may not read (the kernel's own
  *    would_dump() marks it BINPRM_FLAGS_ENFORCE_NONDUMP), or a banned exec,
  *    is killed: the fail-closed backstop should a hook above ever miss.
@@ -74,6 +77,26 @@ static struct file *nosec_open_exec(const char *name)
 	return file;
 }
 
+/*
+ * AT_SECURE as a plain exec of a plain file (no set-ID bit, no file
+ * capabilities) gives a task with @cred, which is what the new program
+ * runs with: set when the effective ids differ from the real ones (the
+ * caller is itself set-ID), or when a task whose real uid is not root
+ * holds permitted capabilities beyond its ambient set.  A plain exec
+ * would drop those capabilities; this one keeps them, so the program must
+ * know not to trust its environment, as commoncap's rule says for a
+ * program that gains them.
+ */
+static bool nosec_plain_secureexec(const struct cred *cred)
+{
+	kuid_t root_uid = make_kuid(cred->user_ns, 0);
+
+	if (!uid_eq(cred->euid, cred->uid) || !gid_eq(cred->egid, cred->gid))
+		return true;
+	return !uid_eq(cred->uid, root_uid) &&
+	       !cap_issubset(cred->cap_permitted, cred->cap_ambient);
+}
+
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
 	nosec_creds_from_file_fn creds_from_file;
@@ -98,7 +121,7 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 		return -ENOMEM;
 	abort_creds(bprm->cred);
 	bprm->cred = same;
-	bprm->secureexec = 0;
+	bprm->secureexec = nosec_plain_secureexec(same);
 	bprm->per_clear = 0;
 
 	t->saved_dumpable = current->mm ? get_dumpable(current->mm) :
@@ -187,13 +210,24 @@ void nosec_committing_creds_pre(struct pt_regs *regs)
 	if (nosec_exec_banned(flags) ||
 	    (nosec_exec_nosecurity(flags) && !nosec_exec_checked(bprm, flags))) {
 		atomic_long_inc(&nosec_stats.killed_execs);
+		nosec_audit_exec("exec_killed", nosec_exec_banned(flags) ?
+				 "restricted" : "unchecked", 0, GFP_ATOMIC);
 		force_sig(SIGKILL);
 		goto out_unlock;
 	}
 	if (nosec_exec_nosecurity(flags)) {
-		set_mask_bits(&current->mm->flags, MMF_DUMPABLE_MASK,
-			      t->saved_dumpable);
+		/*
+		 * The caller's dumpability, unless it is SUID_DUMP_USER and
+		 * begin_new_exec() just chose a safer one (a caller whose
+		 * own ids are split): never more dumpable than a plain exec.
+		 */
+		if (t->saved_dumpable != SUID_DUMP_USER)
+			set_mask_bits(&current->mm->flags, MMF_DUMPABLE_MASK,
+				      t->saved_dumpable);
 		atomic_long_inc(&nosec_stats.nosec_execs);
+		nosec_audit_exec("exec_nosecurity",
+				 flags & NOSEC_TASK_IOCTL_EXEC ? "ioctl" : "force",
+				 1, GFP_ATOMIC);
 	}
 out_unlock:
 	rcu_read_unlock();

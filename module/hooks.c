@@ -99,6 +99,26 @@ module_param(fail_probe, charp, 0400);
 MODULE_PARM_DESC(fail_probe,
 		 "test only: fail the hook on this symbol (load must unwind)");
 
+/* Test-only: fail a step of the load: device, ftrace or direct. */
+static char *fail_step;
+module_param(fail_step, charp, 0400);
+MODULE_PARM_DESC(fail_step,
+		 "test only: fail this load step (device, ftrace, direct)");
+
+/**
+ * nosec_test_fail_step() - does the test-only fail_step name @step?
+ * @step: a step of the load
+ *
+ * Return: -EIO when it does (the step must then fail), else 0.
+ */
+int nosec_test_fail_step(const char *step)
+{
+	if (!fail_step || strcmp(fail_step, step))
+		return 0;
+	pr_warn("fail_step: %s fails\n", step);
+	return -EIO;
+}
+
 /* Test-only: these hooks miss every hit, to show fail-closed. */
 static char *test_miss;
 module_param(test_miss, charp, 0400);
@@ -114,22 +134,22 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 		   nosec_ban_syscall_pre, "redirect",
 		   "exec ban at execve entry (EPERM first)"),
 	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at execveat entry (EPERM first)"),
+		   nosec_execveat_pre, "redirect",
+		   "armed nosecurity exec; exec ban at execveat entry (EPERM first)"),
 	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
 		   nosec_ban_syscall_pre, "redirect",
 		   "exec ban at 32-bit execve entry (EPERM first)"),
 	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT, "__ia32_compat_sys_execveat",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at 32-bit execveat entry (EPERM first)"),
+		   nosec_execveat_pre, "redirect",
+		   "armed nosecurity exec; exec ban at 32-bit execveat entry"),
 	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVE,
 			    "__x64_compat_sys_execve",
 			    nosec_ban_syscall_pre, "redirect",
 			    "exec ban at x32 execve entry (EPERM first)"),
 	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT,
 			    "__x64_compat_sys_execveat",
-			    nosec_ban_syscall_pre, "redirect",
-			    "exec ban at x32 execveat entry (EPERM first)"),
+			    nosec_execveat_pre, "redirect",
+			    "armed nosecurity exec; exec ban at x32 execveat entry"),
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
 		   nosec_ban_bprm_execve_pre, "redirect",
 		   "exec ban, every entry point (EPERM before the file is opened)"),
@@ -153,6 +173,9 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_TASK_ALLOC, "security_task_alloc",
 		   nosec_task_alloc_pre, "redirect",
 		   "copy a restricted parent's flags to the child, or fail the fork"),
+	NOSEC_HOOK(NOSEC_HOOK_CGROUP_CAN_FORK, "cgroup_can_fork",
+		   nosec_fork_check_pre, "redirect",
+		   "backstop: fail a fork whose child lacks the parent's flags"),
 	NOSEC_DIRECT_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
 			  nosec_prctl_direct,
 			  "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
@@ -202,27 +225,28 @@ static struct nosec_hook *nosec_hook_at(unsigned long ip)
 	return NULL;
 }
 
-/* Find the hook and run its handler, unless the call is the module's. */
+/*
+ * Find the hook and run its handler, unless the call is the module's.
+ *
+ * No recursion guard, here or in ftrace (the ops does not ask for
+ * FTRACE_OPS_FL_RECURSION, whose guard drops hits without a trace): no
+ * handler calls a function the module hooks, so a hook cannot recurse
+ * into itself, and a hit inside another ftrace callback is handled like
+ * any other.  The only hits the module does not see are test_miss's,
+ * counted in missed.
+ */
 static void notrace nosec_hook_dispatch(unsigned long ip,
 					unsigned long parent_ip,
 					struct pt_regs *regs)
 {
 	struct nosec_hook *h = nosec_hook_at(ip);
-	int bit;
 
 	if (unlikely(!h))
 		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (unlikely(bit < 0)) {
-		atomic_long_inc(&h->missed);
-		return;
-	}
-	/* Preemption is off from here to the unlock. */
 	if (unlikely(h->miss))
 		atomic_long_inc(&h->missed);
 	else if (!within_module(parent_ip, THIS_MODULE))
 		h->handler(regs);
-	ftrace_test_recursion_unlock(bit);
 }
 
 /*
@@ -249,7 +273,7 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	h->miss = !h->direct && nosec_hook_listed(test_miss, h->symbol);
 	if (h->miss)
 		pr_warn("test_miss: %s misses every hit\n", h->symbol);
-	if (fail_probe && !strcmp(fail_probe, h->symbol) && !h->direct)
+	if (fail_probe && !strcmp(fail_probe, h->symbol))
 		return -ENOENT;
 	ret = nosec_symbol_address(h->symbol, &addr);
 	if (ret)
@@ -258,6 +282,62 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	if (h->direct)
 		return 0;
 	return ftrace_set_filter_ip(&nosec_ftrace_ops, addr, 0, 0);
+}
+
+/**
+ * nosec_hooks_forget() - undo nosec_hooks_prepare()
+ *
+ * For a load that fails before the hooks go live.
+ */
+void nosec_hooks_forget(void)
+{
+	int i;
+
+	ftrace_free_filter(&nosec_ftrace_ops);
+	for (i = 0; i < NOSEC_NR_HOOKS; i++)
+		nosec_hooks[i].addr = 0;
+}
+
+/**
+ * nosec_hooks_prepare() - find every hooked function, place nothing
+ *
+ * Return: 0 when every address is known and the ftrace filter is set (the
+ * steps that can fail before any hook goes live), or the error of the
+ * first symbol that could not be found, after undoing everything; the log
+ * names the symbol.
+ */
+int nosec_hooks_prepare(void)
+{
+	int i, ret;
+
+	nosec_ftrace_ops.func = nosec_hook_callback;
+	/*
+	 * IPMODIFY: handlers redirect.  PERMANENT: the ftrace_enabled sysctl
+	 * cannot turn the hooks off while they are registered (it fails with
+	 * EBUSY), as for livepatch.  No RECURSION: see nosec_hook_dispatch().
+	 */
+	nosec_ftrace_ops.flags = FTRACE_OPS_FL_IPMODIFY |
+				 FTRACE_OPS_FL_PERMANENT;
+	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
+		struct nosec_hook *h = &nosec_hooks[i];
+
+		ret = nosec_hook_resolve(h);
+		if (ret == -ENOENT && h->optional) {
+			pr_info("no %s in this kernel: hook skipped\n",
+				h->symbol);
+			continue;
+		}
+		if (ret) {
+			pr_err("cannot probe %s: %d\n", h->symbol, ret);
+			goto out_forget;
+		}
+		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);
+	}
+	return 0;
+
+out_forget:
+	nosec_hooks_forget();
+	return ret;
 }
 
 static void nosec_direct_hook_remove(struct nosec_hook *h)
@@ -275,8 +355,7 @@ static int nosec_direct_hooks_install(void)
 
 		if (!h->direct || !h->addr)
 			continue;
-		/* Test-only: fail here, with the handler hooks live. */
-		ret = fail_probe && !strcmp(fail_probe, h->symbol) ? -ENOENT :
+		ret = nosec_test_fail_step("direct") ?:
 		      register_ftrace_direct(h->addr, (unsigned long)h->direct);
 		if (ret) {
 			pr_err("cannot probe %s: %d\n", h->symbol, ret);
@@ -299,45 +378,20 @@ static void nosec_direct_hooks_remove(void)
 		nosec_direct_hook_remove(&nosec_hooks[i]);
 }
 
-static void nosec_hooks_forget(void)
-{
-	int i;
-
-	ftrace_free_filter(&nosec_ftrace_ops);
-	for (i = 0; i < NOSEC_NR_HOOKS; i++)
-		nosec_hooks[i].addr = 0;
-}
-
 /**
- * nosec_hooks_install() - hook every function, or none
+ * nosec_hooks_enable() - make every prepared hook live, or none
  *
- * Return: 0, or the error of the first hook that could not be placed,
- * after undoing everything; the log names the symbol.
+ * Return: 0 when the handler hooks went live together, then the direct
+ * prctl hook (none of them has anything to do yet: no task acquires state
+ * before the module is marked live), or the registration error, after
+ * undoing everything, the prepared addresses included.
  */
-int nosec_hooks_install(void)
+int nosec_hooks_enable(void)
 {
-	int i, ret;
+	int ret;
 
-	nosec_ftrace_ops.func = nosec_hook_callback;
-	nosec_ftrace_ops.flags = FTRACE_OPS_FL_IPMODIFY |
-				 FTRACE_OPS_FL_RECURSION;
-	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
-		struct nosec_hook *h = &nosec_hooks[i];
-
-		/* A direct hook's test failure comes at registration. */
-		ret = nosec_hook_resolve(h);
-		if (ret == -ENOENT && h->optional) {
-			pr_info("no %s in this kernel: hook skipped\n",
-				h->symbol);
-			continue;
-		}
-		if (ret) {
-			pr_err("cannot probe %s: %d\n", h->symbol, ret);
-			goto out_forget;
-		}
-		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);
-	}
-	ret = register_ftrace_function(&nosec_ftrace_ops);
+	ret = nosec_test_fail_step("ftrace") ?:
+	      register_ftrace_function(&nosec_ftrace_ops);
 	if (ret) {
 		pr_err("cannot register the hooks with ftrace: %d\n", ret);
 		goto out_forget;

@@ -2,8 +2,15 @@
 /*
  * nosec_exec - module load and unload.
  *
- * Load is all or nothing: the probes, then the device, then the stats; an
- * error unwinds what was done, in reverse.
+ * Load is all or nothing, and nothing that can fail comes after anything
+ * a task can reach is live: the hooked functions are found first; then the
+ * device is registered, but refuses every open; then the stats; then the
+ * hooks go live, with nothing to do while no task carries state.  Only
+ * when all of that succeeded is the module marked live, which lets the
+ * prctl options and the device's open through.  A failure unwinds in
+ * reverse and waits for any task still running module code (an open
+ * refused, a prctl answered as if the module were not there) before the
+ * module is freed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,24 +19,49 @@
 
 #include "nosec.h"
 
+static bool nosec_live;
+
+/**
+ * nosec_is_live() - may tasks use the module?
+ *
+ * Return: true once every hook is live, false while the module is loading
+ * (or a load is failing).
+ */
+bool nosec_is_live(void)
+{
+	/* Pairs with the release in nosec_init(): hooks live before this. */
+	return smp_load_acquire(&nosec_live);
+}
+
 static int __init nosec_init(void)
 {
 	int ret;
 
-	ret = nosec_hooks_install();
+	ret = nosec_hooks_prepare();
 	if (ret)
 		return ret;
-	ret = nosec_device_register();
+	ret = nosec_test_fail_step("device") ?: nosec_device_register();
 	if (ret) {
 		pr_err("cannot register /dev/%s: %d\n", "nosec_exec", ret);
-		goto out_remove_hooks;
+		goto out_forget_hooks;
 	}
 	nosec_stats_register();
+	ret = nosec_hooks_enable();
+	if (ret)
+		goto out_unregister_device;
+	/* Every hook is live before a task can see the module live. */
+	smp_store_release(&nosec_live, true);
 	pr_info("loaded\n");
 	return 0;
 
-out_remove_hooks:
-	nosec_hooks_remove();
+out_unregister_device:
+	nosec_stats_unregister();
+	nosec_device_unregister();
+	/* A refused open or prctl may still be on its way out. */
+	synchronize_rcu_tasks();
+	return ret;
+out_forget_hooks:
+	nosec_hooks_forget();
 	return ret;
 }
 

@@ -23,8 +23,11 @@ struct task_struct;
 #define NOSEC_TASK_FORCE_NOSEC		BIT(1)	/* PR_SET_FORCE_EXECVE_NOSECURITY */
 #define NOSEC_TASK_INHERITED		(NOSEC_TASK_RESTRICT_EXEC | \
 					 NOSEC_TASK_FORCE_NOSEC)
-#define NOSEC_TASK_IOCTL_EXEC		BIT(2)	/* inside NOSEC_IOC_EXECVEAT */
+#define NOSEC_TASK_IOCTL_EXEC		BIT(2)	/* inside an armed execveat */
 #define NOSEC_TASK_CREDS_KEPT		BIT(3)	/* this exec's creds were swapped */
+#define NOSEC_TASK_EXEC_ARMED		BIT(4)	/* NOSEC_IOC_EXECVEAT armed it */
+
+struct nosec_exec_arming;
 
 /**
  * struct nosec_task - what the module knows about one task
@@ -34,6 +37,8 @@ struct task_struct;
  * @flags: NOSEC_TASK_* bits; written only by @task itself (or by its parent
  *	before @task first runs), read locklessly
  * @saved_dumpable: the caller's dumpability, kept over a nosecurity exec
+ * @arming: the execveat NOSEC_IOC_EXECVEAT armed (exec_arm.c), while
+ *	%NOSEC_TASK_EXEC_ARMED is set; owned by @task
  */
 struct nosec_task {
 	struct hlist_node node;
@@ -41,6 +46,7 @@ struct nosec_task {
 	struct task_struct *task;
 	unsigned int flags;
 	int saved_dumpable;
+	struct nosec_exec_arming *arming;
 };
 
 /* task_state.c */
@@ -87,6 +93,14 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 	return flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC);
 }
 
+/* exec_arm.c: NOSEC_IOC_EXECVEAT becomes a real execveat() syscall */
+long nosec_exec_arm(const struct nosec_execveat_args *args);
+void nosec_exec_disarm(void);
+void nosec_free_arming(struct nosec_task *t);
+
+/* audit.c: records for the audit log */
+void nosec_audit_exec(const char *op, const char *how, int res, gfp_t gfp);
+
 /* hooks.c: the table of hooks and the helpers their handlers share */
 /* In install order (see the table in hooks.c): enforcement first. */
 enum nosec_hook_id {
@@ -103,6 +117,7 @@ enum nosec_hook_id {
 	NOSEC_HOOK_BPRM_COMMITTING_CREDS,
 	NOSEC_HOOK_TASK_FREE,
 	NOSEC_HOOK_TASK_ALLOC,
+	NOSEC_HOOK_CGROUP_CAN_FORK,
 	NOSEC_HOOK_TASK_PRCTL,
 	NOSEC_NR_HOOKS,
 };
@@ -115,14 +130,18 @@ enum nosec_hook_id {
  */
 typedef void (*nosec_hook_fn)(struct pt_regs *regs);
 
-int nosec_hooks_install(void);
+int nosec_hooks_prepare(void);
+void nosec_hooks_forget(void);
+int nosec_hooks_enable(void);
 void nosec_hooks_remove(void);
+int nosec_test_fail_step(const char *step);
 unsigned long nosec_hook_original(enum nosec_hook_id id);
 unsigned long nosec_hooks_missed(void);
 void nosec_hook_redirect(struct pt_regs *regs, void *replacement);
 
 /* Hook handlers, one file a concern. */
 void nosec_ban_syscall_pre(struct pt_regs *regs);
+void nosec_execveat_pre(struct pt_regs *regs);
 void nosec_ban_bprm_execve_pre(struct pt_regs *regs);
 void nosec_bprm_check_pre(struct pt_regs *regs);
 void nosec_open_exec_pre(struct pt_regs *regs);
@@ -130,6 +149,10 @@ void nosec_creds_from_file_pre(struct pt_regs *regs);
 void nosec_committing_creds_pre(struct pt_regs *regs);
 void nosec_task_alloc_pre(struct pt_regs *regs);
 void nosec_task_free_pre(struct pt_regs *regs);
+void nosec_fork_check_pre(struct pt_regs *regs);
+
+/* main.c: nothing reaches a task before every hook is live */
+bool nosec_is_live(void);
 
 /* prctl.c: entered by a direct ftrace call, not through a handler. */
 void nosec_prctl_direct(void);
@@ -151,6 +174,7 @@ struct nosec_stats {
 	atomic_long_t nosec_execs;
 	atomic_long_t killed_execs;
 	atomic_long_t fork_enomem;
+	atomic_long_t fork_refused;
 };
 
 extern struct nosec_stats nosec_stats;

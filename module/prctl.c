@@ -103,14 +103,14 @@ static int nosec_prctl_option(int option, unsigned long arg2,
  * synchronize_rcu_tasks() at unload.
  *
  * Return: the option's result; -EINVAL, as if the module were not loaded,
- * while it is being unloaded.
+ * while it is being loaded or unloaded.
  */
 __visible int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
 			  unsigned long arg4, unsigned long arg5)
 {
 	int ret;
 
-	if (!try_module_get(THIS_MODULE))
+	if (!nosec_is_live() || !try_module_get(THIS_MODULE))
 		return -EINVAL;
 	ret = nosec_prctl_option(option, arg2, arg3, arg4, arg5);
 	module_put(THIS_MODULE);

@@ -23,6 +23,8 @@ static int nosec_stats_show(struct seq_file *m, void *unused)
 		   atomic_long_read(&nosec_stats.killed_execs));
 	seq_printf(m, "fork_enomem %ld\n",
 		   atomic_long_read(&nosec_stats.fork_enomem));
+	seq_printf(m, "fork_refused %ld\n",
+		   atomic_long_read(&nosec_stats.fork_refused));
 	seq_printf(m, "missed %lu\n", nosec_hooks_missed());
 	return 0;
 }

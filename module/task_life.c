@@ -12,6 +12,7 @@
  */
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 
 #include "nosec.h"
 
@@ -27,6 +28,7 @@ typedef int (*nosec_task_alloc_fn)(struct task_struct *task,
 static int nosec_task_alloc(struct task_struct *task,
 			    unsigned long clone_flags)
 {
+	/* Only reached when current has flags to pass on. */
 	unsigned int inherit = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
 	nosec_task_alloc_fn alloc;
 	struct nosec_task *t;
@@ -62,6 +64,42 @@ void nosec_task_alloc_pre(struct pt_regs *regs)
 	nosec_task_drop((struct task_struct *)regs->di);
 	if (nosec_task_flags(current) & NOSEC_TASK_INHERITED)
 		nosec_hook_redirect(regs, nosec_task_alloc);
+}
+
+static int nosec_fork_refused(struct task_struct *child,
+			      struct kernel_clone_args *kargs)
+{
+	atomic_long_inc(&nosec_stats.fork_refused);
+	return -ENOMEM;
+}
+
+/**
+ * nosec_fork_check_pre() - the backstop of inheritance
+ * @regs: registers at the entry of cgroup_can_fork() (first argument: the
+ *	new task), which copy_process() calls after security_task_alloc()
+ *	and which may still fail the fork
+ *
+ * The new task must carry exactly the flags its parent passes on.  If it
+ * carries others, they are stale (a free and an allocation at the same
+ * address both missed): dropped when the parent passes none, otherwise
+ * the fork fails with ENOMEM, as when the child's state cannot be
+ * allocated; the failed fork frees the task and whatever it carried.  A
+ * restricted parent never gets an unrestricted child, even when the
+ * inheritance hook misses.
+ */
+void nosec_fork_check_pre(struct pt_regs *regs)
+{
+	struct task_struct *child = (struct task_struct *)regs->di;
+	unsigned int want = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
+	unsigned int have = nosec_task_flags(child);
+
+	if (have == want)
+		return;
+	if (!want) {
+		nosec_task_drop(child);
+		return;
+	}
+	nosec_hook_redirect(regs, nosec_fork_refused);
 }
 
 /**

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -73,10 +74,35 @@ int do_exec(enum how how, const char *path, char *const argv[])
 			return errno;
 		how = PLAIN;
 	}
-	if (how == PLAIN)
+	switch (how) {
+	case PLAIN:
 		execve(path, argv, environ);
-	else
+		break;
+	case NOSEC_FD: {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return errno;
+		fexecve_nosecurity(fd, argv, environ);
+		break;
+	}
+	case NOSEC_IOCTL: {
+		struct nosec_execveat_args a = {
+			.pathname = (uintptr_t)path,
+			.argv = (uintptr_t)argv,
+			.envp = (uintptr_t)environ,
+			.dirfd = AT_FDCWD,
+		};
+		int fd = open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+		if (fd < 0)
+			return errno;
+		ioctl(fd, NOSEC_IOC_EXECVEAT, &a);
+		break;
+	}
+	default:
 		execve_nosecurity(path, argv, environ);
+	}
 	return errno;
 }
 

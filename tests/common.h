@@ -20,9 +20,10 @@ extern char *no_argv[];
 extern volatile uintptr_t bad_addr;
 #define BAD ((void *)bad_addr)
 
-/* How a program is run: execve, execve_nosecurity, or execve after
- * PR_RESTRICT_ME + PR_SET_FORCE_EXECVE_NOSECURITY. */
-enum how { PLAIN, NOSEC, FORCED };
+/* How a program is run: execve, execve_nosecurity, execve after
+ * PR_RESTRICT_ME + PR_SET_FORCE_EXECVE_NOSECURITY, fexecve_nosecurity, or
+ * NOSEC_IOC_EXECVEAT called directly. */
+enum how { PLAIN, NOSEC, FORCED, NOSEC_FD, NOSEC_IOCTL };
 
 struct run {
 	char out[8192];

@@ -1334,11 +1334,11 @@ static int run_case(const struct test_case *tc)
 int main(int argc, char *argv[])
 {
 	const struct test_case *suites[] = {
-		spec_cases, bypass_cases, fuzz_cases, NULL,
+		spec_cases, bypass_cases, watcher_cases, fuzz_cases, NULL,
 	};
 	int passed = 0, failed = 0, skipped = 0;
 	const char *only = NULL;
-	size_t n = 0, i = 0, nsuites = 3;
+	size_t n = 0, i = 0, nsuites = 4;
 
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--stress"))

@@ -55,6 +55,14 @@
 #define NOSEC_EXEC_FLAGS_ALL		(NOSEC_EXEC_SYMLINK_NOFOLLOW | \
 					 NOSEC_EXEC_EMPTY_PATH)
 
+/*
+ * Not a flag of struct nosec_execveat_args: the bit %NOSEC_IOC_EXECVEAT
+ * adds to the flags argument of the execveat() syscall it turns into.
+ * Seccomp filters, tracers and strace see it in execveat's fifth argument;
+ * without the module, execveat() rejects it with EINVAL.
+ */
+#define NOSEC_EXECVEAT_ARMED		0x80000000U
+
 /**
  * struct nosec_execveat_args - argument of %NOSEC_IOC_EXECVEAT
  * @pathname: user pointer to the program's NUL-terminated path; resolved
@@ -79,10 +87,13 @@ struct nosec_execveat_args {
 /*
  * Run a program like execveat(), with no security transition: no
  * set-user/group-ID, no file capabilities, no LSM label change, the same
- * dumpability, AT_SECURE 0; read permission is required on the program and
- * on every interpreter.  On success the call does not return: the new
- * program starts.  On failure it returns -1 with errno set and the task is
- * left as it was.
+ * dumpability, AT_SECURE only when the caller's own ids are split or it
+ * holds capabilities as a non-root user; read permission is required on
+ * the program and on every interpreter.  The ioctl turns itself into an
+ * execveat() syscall (fifth argument or'ed with %NOSEC_EXECVEAT_ARMED),
+ * which seccomp, audit and ptrace see as such.  On success the call does
+ * not return: the new program starts.  On failure it returns -1 with errno
+ * set and the task is left as it was.
  */
 #define NOSEC_IOC_EXECVEAT	_IOW(0xE7, 0x01, struct nosec_execveat_args)
 

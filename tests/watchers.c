@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What already watches exec still sees a nosecurity exec (SPEC 1.1,
+ * "Visible to what already watches exec"; SPEC 3.7): seccomp filters,
+ * ptrace and the audit log.  Each seccomp action is tried through every
+ * route to a nosecurity exec: execve_nosecurity(), fexecve_nosecurity(),
+ * NOSEC_IOC_EXECVEAT called directly, and force mode.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/netlink.h>
+#include <linux/ptrace.h>
+#include <linux/seccomp.h>
+
+#include "nosec.h"
+#include "fixtures.h"
+#include "harness.h"
+#include "common.h"
+
+static const enum how routes[] = { NOSEC, NOSEC_FD, NOSEC_IOCTL, FORCED };
+static const char *const route_names[] = {
+	[NOSEC] = "execve_nosecurity", [NOSEC_FD] = "fexecve_nosecurity",
+	[NOSEC_IOCTL] = "raw ioctl", [FORCED] = "force mode",
+};
+#define NR_ROUTES (sizeof(routes) / sizeof(routes[0]))
+
+/* The syscall each route makes: force mode's program calls execve. */
+static int route_nr(enum how how)
+{
+	return how == FORCED ? __NR_execve : __NR_execveat;
+}
+
+/* ---- seccomp ---- */
+
+/* A filter returning @action for execve and execveat, after NNP. */
+static int exec_filter(unsigned int action, unsigned int flags)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, action),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+static unsigned int filter_action;
+
+static void setup_filter(void)
+{
+	if (exec_filter(filter_action, 0))
+		_exit(97);
+}
+
+static int t_seccomp_errno(void)
+{
+	struct run r;
+
+	filter_action = SECCOMP_RET_ERRNO | EHOSTDOWN;
+	for (size_t i = 0; i < NR_ROUTES; i++) {
+		int ret = run_prog(routes[i], FIX_PROBE, setup_filter, &r);
+
+		CHECK(ret == EHOSTDOWN && !strstr(r.out, "end=1"),
+		      "%s under SECCOMP_RET_ERRNO: %d, out %s", route_names[routes[i]], ret, r.out);
+	}
+	return PASS;
+}
+
+static int killed_by_sigsys(unsigned int action)
+{
+	struct run r;
+
+	filter_action = action;
+	for (size_t i = 0; i < NR_ROUTES; i++) {
+		run_prog(routes[i], FIX_PROBE, setup_filter, &r);
+		CHECK(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSYS &&
+		      !strstr(r.out, "end=1"), "%s: status %#x out %s",
+		      route_names[routes[i]], r.status, r.out);
+	}
+	return PASS;
+}
+
+static int t_seccomp_kill_process(void)
+{
+	return killed_by_sigsys(SECCOMP_RET_KILL_PROCESS);
+}
+
+static int t_seccomp_kill_thread(void)
+{
+	return killed_by_sigsys(SECCOMP_RET_KILL_THREAD);
+}
+
+static void on_sigsys(int sig, siginfo_t *si, void *uc)
+{
+	char buf[64];
+	int n;
+
+	(void)sig;
+	(void)uc;
+	n = snprintf(buf, sizeof(buf), "sigsys_nr=%d\nsigsys_arch=%#x\n",
+		     si->si_syscall, si->si_arch);
+	if (write(1, buf, n) != n)
+		_exit(96);
+	_exit(0);
+}
+
+static void trapped_exec(void *arg)
+{
+	enum how how = *(enum how *)arg;
+	struct sigaction sa = { .sa_sigaction = on_sigsys, .sa_flags = SA_SIGINFO };
+	char *argv[] = { FIX_PROBE, NULL };
+
+	sigaction(SIGSYS, &sa, NULL);
+	filter_action = SECCOMP_RET_TRAP;
+	setup_filter();
+	printf("exec_errno=%d\n", do_exec(how, FIX_PROBE, argv));
+}
+
+static int t_seccomp_trap(void)
+{
+	struct run r;
+
+	for (size_t i = 0; i < NR_ROUTES; i++) {
+		enum how how = routes[i];
+
+		capture(trapped_exec, &how, &r);
+		CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 &&
+		      getl(&r, "sigsys_nr") == route_nr(how) &&
+		      getl(&r, "sigsys_arch") == AUDIT_ARCH_X86_64,
+		      "%s: SIGSYS for %s, arch %s, status %#x", route_names[how],
+		      get(&r, "sigsys_nr"), get(&r, "sigsys_arch"), r.status);
+	}
+	return PASS;
+}
+
+/*
+ * SECCOMP_RET_USER_NOTIF: the child installs the filter with a listener
+ * and forks the exec; it supervises, answering @error (0: continue).
+ */
+struct notif_case {
+	enum how how;
+	int error;
+};
+
+static void notified_exec(void *arg)
+{
+	const struct notif_case *c = arg;
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	char *argv[] = { FIX_PROBE, NULL };
+	int listener, status;
+	pid_t pid;
+
+	listener = exec_filter(SECCOMP_RET_USER_NOTIF,
+			       SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (listener < 0)
+		_exit(95);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(listener);
+		printf("exec_errno=%d\n", do_exec(c->how, FIX_PROBE, argv));
+		fflush(stdout);
+		_exit(0);
+	}
+	memset(&req, 0, sizeof(req));
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req))
+		_exit(94);
+	printf("notif_nr=%d\n", req.data.nr);
+	printf("notif_flags=%#llx\n", (unsigned long long)req.data.args[4]);
+	memset(&resp, 0, sizeof(resp));
+	resp.id = req.id;
+	if (c->error)
+		resp.error = -c->error;
+	else
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	fflush(stdout);
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp))
+		_exit(93);
+	waitpid(pid, &status, 0);
+	fflush(stdout);
+	_exit(0);
+}
+
+static int t_seccomp_user_notif(void)
+{
+	struct run r;
+
+	for (size_t i = 0; i < NR_ROUTES; i++) {
+		struct notif_case c = { routes[i], 0 };
+
+		capture(notified_exec, &c, &r);
+		CHECK(getl(&r, "notif_nr") == route_nr(c.how),
+		      "%s: supervisor saw syscall %s (out %s)", route_names[c.how],
+		      get(&r, "notif_nr"), r.out);
+		CHECK(strstr(r.out, "end=1") && getl(&r, "uids") == TEST_UID,
+		      "%s: continued exec did not run: %s", route_names[c.how], r.out);
+		c.error = EHOSTUNREACH;
+		capture(notified_exec, &c, &r);
+		CHECK(getl(&r, "exec_errno") == EHOSTUNREACH && !strstr(r.out, "end=1"),
+		      "%s: supervisor's error: %s", route_names[c.how], r.out);
+	}
+	return PASS;
+}
+
+static int runs_under(unsigned int action)
+{
+	struct run r;
+
+	filter_action = action;
+	for (size_t i = 0; i < NR_ROUTES; i++)
+		CHECK(run_prog(routes[i], FIX_PROBE_SUID, setup_filter, &r) == 0 &&
+		      !strcmp(get(&r, "uids"), "1000,1000,1000,1000"),
+		      "%s: exec %d uids %s", route_names[routes[i]], r.exec_errno,
+		      get(&r, "uids"));
+	return PASS;
+}
+
+static int t_seccomp_log(void)
+{
+	return runs_under(SECCOMP_RET_LOG);
+}
+
+static int t_seccomp_allow(void)
+{
+	return runs_under(SECCOMP_RET_ALLOW);
+}
+
+/* ---- ptrace: a tracer sees the ioctl become execveat ---- */
+
+static int t_ptrace_sees_execveat(void)
+{
+	struct ptrace_syscall_info info;
+	unsigned long long ioctl_ret = 0, at_flags = 0;
+	int st, saw_ioctl = 0, saw_execveat = 0, exited = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *argv[] = { FIX_PROBE, NULL };
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		execve_nosecurity(FIX_PROBE, argv, environ);
+		_exit(99);
+	}
+	CHECK(waitpid(pid, &st, 0) == pid && WIFSTOPPED(st), "child stopped");
+	CHECK(ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD) == 0, "options");
+	for (int i = 0; i < 1000 && !exited; i++) {
+		int sig = 0;
+
+		CHECK(ptrace(PTRACE_SYSCALL, pid, 0, sig) == 0, "PTRACE_SYSCALL %d", errno);
+		CHECK(waitpid(pid, &st, 0) == pid, "wait");
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			exited = 1;
+			break;
+		}
+		if (WSTOPSIG(st) != (SIGTRAP | 0x80))
+			continue;	/* the exec's SIGTRAP */
+		memset(&info, 0, sizeof(info));
+		CHECK(ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info) > 0, "info");
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY && info.entry.nr == __NR_ioctl &&
+		    info.entry.args[1] == NOSEC_IOC_EXECVEAT)
+			saw_ioctl = 1;
+		else if (info.op == PTRACE_SYSCALL_INFO_EXIT && saw_ioctl && !saw_execveat &&
+			 !ioctl_ret)
+			ioctl_ret = info.exit.rval;
+		else if (info.op == PTRACE_SYSCALL_INFO_ENTRY && info.entry.nr == __NR_execveat) {
+			saw_execveat = 1;
+			at_flags = info.entry.args[4];
+		}
+	}
+	if (!exited)
+		kill(pid, SIGKILL);
+	CHECK(exited && WIFEXITED(st) && WEXITSTATUS(st) == 0, "traced program ran: %#x", st);
+	CHECK(saw_ioctl && ioctl_ret == __NR_execveat,
+	      "ioctl seen %d, returned %llu", saw_ioctl, ioctl_ret);
+	CHECK(saw_execveat && (at_flags & NOSEC_EXECVEAT_ARMED),
+	      "execveat seen %d, flags %#llx", saw_execveat, at_flags);
+	return PASS;
+}
+
+/* ---- the arming itself ---- */
+
+static int t_armed_bit_without_arming(void)
+{
+	char *argv[] = { FIX_PROBE, NULL };
+	long ret;
+
+	ret = syscall(__NR_execveat, AT_FDCWD, FIX_PROBE, argv, environ,
+		      NOSEC_EXECVEAT_ARMED);
+	CHECK(ret == -1 && errno == EINVAL, "execveat with the armed bit, unarmed: %ld %d",
+	      ret, errno);
+	return PASS;
+}
+
+/* A failed nosecurity exec leaves the ioctl's registers as they were. */
+static int t_failed_exec_keeps_registers(void)
+{
+	struct nosec_execveat_args a = {
+		.pathname = (uintptr_t)FIX "/nope", .dirfd = AT_FDCWD,
+	};
+	int fd = open("/dev/nosec_exec", O_RDWR | O_CLOEXEC);
+	register long rdi asm("rdi") = fd;
+	register long rsi asm("rsi") = NOSEC_IOC_EXECVEAT;
+	register long rdx asm("rdx") = (long)&a;
+	register long r10 asm("r10") = 0x1010;
+	register long r8 asm("r8") = 0x0808;
+	long ret = __NR_ioctl;
+
+	CHECK(fd >= 0, "open");
+	asm volatile("syscall"
+		     : "+a"(ret), "+r"(rdi), "+r"(rsi), "+r"(rdx), "+r"(r10), "+r"(r8)
+		     : : "rcx", "r11", "memory");
+	CHECK(ret == -ENOENT, "ioctl returned %ld", ret);
+	CHECK(rdi == fd && rsi == (long)NOSEC_IOC_EXECVEAT && rdx == (long)&a &&
+	      r10 == 0x1010 && r8 == 0x0808,
+	      "registers changed: %lx %lx %lx %lx %lx", rdi, rsi, rdx, r10, r8);
+	return PASS;
+}
+
+/*
+ * An arming that its execveat never consumed (seccomp refused it) does not
+ * reach the next exec: a plain execve of an execute-only program, which a
+ * nosecurity exec refuses (no read permission), runs.
+ */
+static void refused_then_plain(void *arg)
+{
+	char *argv[] = { FIX_PROBE_XONLY, NULL };
+	int e;
+
+	(void)arg;
+	/* execveat refused by seccomp, execve allowed. */
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EHOSTDOWN),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		_exit(97);
+	execve_nosecurity(FIX_PROBE_XONLY, argv, environ);
+	e = errno;
+	printf("first_errno=%d\n", e);
+	fflush(stdout);
+	execve(FIX_PROBE_XONLY, argv, environ);
+	printf("exec_errno=%d\n", errno);
+}
+
+static int t_unconsumed_arming_not_kept(void)
+{
+	struct run r;
+
+	capture(refused_then_plain, NULL, &r);
+	CHECK(getl(&r, "first_errno") == EHOSTDOWN, "armed execveat refused: %s", r.out);
+	CHECK(strstr(r.out, "end=1"), "the plain execve after it ran as a plain exec: %s",
+	      r.out);
+	return PASS;
+}
+
+const struct test_case watcher_cases[] = {
+	{ "seccomp_errno_binds_nosec_exec", t_seccomp_errno },
+	{ "seccomp_kill_process_binds_nosec_exec", t_seccomp_kill_process },
+	{ "seccomp_kill_thread_binds_nosec_exec", t_seccomp_kill_thread },
+	{ "seccomp_trap_names_execveat", t_seccomp_trap },
+	{ "seccomp_user_notif_continue_and_error", t_seccomp_user_notif },
+	{ "seccomp_log_and_allow_run_it", t_seccomp_log },
+	{ "seccomp_allow_runs_it", t_seccomp_allow },
+	{ "ptrace_sees_ioctl_become_execveat", t_ptrace_sees_execveat },
+	{ "armed_bit_without_arming_einval", t_armed_bit_without_arming },
+	{ "failed_nosec_exec_keeps_registers", t_failed_exec_keeps_registers },
+	{ "unconsumed_arming_not_kept", t_unconsumed_arming_not_kept },
+	{ NULL },
+};
