@@ -27,6 +27,9 @@ static long nosec_ioctl_execveat(void __user *uargs)
 {
 	struct nosec_execveat_args args;
 
+	/* Checked at open, and again for an fd passed on or kept. */
+	if (!nosec_exec_permitted())
+		return -EACCES;
 	if (copy_from_user(&args, uargs, sizeof(args)))
 		return -EFAULT;
 	if (args.flags & ~NOSEC_EXEC_FLAGS_ALL)
@@ -48,15 +51,25 @@ module_param(exec_group, int, 0444);
 MODULE_PARM_DESC(exec_group,
 		 "only members of this group may open /dev/nosec_exec (-1: everyone)");
 
+/**
+ * nosec_exec_permitted() - may the current task perform nosecurity execs?
+ *
+ * Return: true for everyone, or, with exec_group set, for its members.
+ * Checked when the device is opened, at each ioctl, and when force mode
+ * is turned on.
+ */
+bool nosec_exec_permitted(void)
+{
+	return exec_group < 0 ||
+	       in_group_p(make_kgid(&init_user_ns, exec_group));
+}
+
 static int nosec_dev_open(struct inode *inode, struct file *file)
 {
 	/* Loading: nothing may be armed before every hook is live. */
 	if (!nosec_is_live())
 		return -ENODEV;
-	if (exec_group >= 0 &&
-	    !in_group_p(make_kgid(&init_user_ns, exec_group)))
-		return -EACCES;
-	return 0;
+	return nosec_exec_permitted() ? 0 : -EACCES;
 }
 
 static long nosec_dev_ioctl(struct file *file, unsigned int cmd,

@@ -124,7 +124,7 @@ static enum nosec_hook_id nosec_execveat_hook(enum nosec_abi abi)
 
 /**
  * nosec_free_arming() - free a task entry's arming, if any
- * @t: the entry; its task is gone, or is the caller
+ * @t: the entry; its task is gone (task free, unload), or is the caller
  */
 void nosec_free_arming(struct nosec_task *t)
 {
@@ -233,7 +233,36 @@ static long nosec_execveat_denied(void)
 	return -EPERM;
 }
 
-/* The armed exec itself: a nosecurity execveat, nothing else changed. */
+/*
+ * The exec will be restarted (a signal came while it waited, e.g. for
+ * cred_guard_mutex): the syscall instruction runs again, as the same
+ * execveat, with the armed registers.  Put the arming back, so that the
+ * restarted call is the armed one again; an arming that no restart
+ * consumes is consumed by the next exec, as any.
+ */
+static bool nosec_exec_restarts(long ret)
+{
+	return ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
+	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
+}
+
+static void nosec_rearm(struct nosec_exec_arming *a)
+{
+	struct nosec_task *t;
+
+	if (nosec_task_set_flags(NOSEC_TASK_EXEC_ARMED)) {
+		kfree(a);	/* then the restart fails with EINVAL */
+		return;
+	}
+	t = nosec_task_find(current);
+	kfree(t->arming);
+	t->arming = a;
+}
+
+/*
+ * The armed exec itself: a nosecurity execveat, nothing else changed.
+ * Consumes @a: freed, or given back to the task for a restart.
+ */
 static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 {
 	nosec_syscall_fn execveat;
@@ -243,18 +272,22 @@ static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 
 	/* The kernel's execveat() rejects the bit: the call goes without. */
 	*nosec_arg_reg(&call, a->abi, 4) &= ~(unsigned long)NOSEC_EXECVEAT_ARMED;
-	ret = nosec_task_set_flags(NOSEC_TASK_IOCTL_EXEC);
-	if (ret)
-		return ret;
 	execveat = (nosec_syscall_fn)
 		nosec_hook_original(nosec_execveat_hook(a->abi));
 	ret = execveat(&call);
+	if (nosec_exec_restarts(ret)) {
+		nosec_rearm(a);
+		nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC |
+				       NOSEC_TASK_CREDS_KEPT);
+		return ret;
+	}
 	nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC | NOSEC_TASK_CREDS_KEPT);
 	if (ret) {
 		/* Failed: the ioctl's registers, as if it had failed. */
 		for (i = 0; i < NOSEC_NR_ARGS; i++)
 			*nosec_arg_reg(regs, a->abi, i) = a->saved[i];
 	}
+	kfree(a);
 	return ret;
 }
 
@@ -267,20 +300,26 @@ static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 static long nosec_execveat_armed(const struct pt_regs *unused)
 {
 	struct pt_regs *regs = current_pt_regs();
-	enum nosec_abi abi = nosec_current_abi();
+	struct nosec_task *t = nosec_task_find(current);
 	struct nosec_exec_arming *a;
 	long ret;
 
 	if (!try_module_get(THIS_MODULE))
 		return -EINVAL;
-	a = nosec_take_arming();
-	if (a && nosec_arming_matches(a, regs, abi))
-		ret = nosec_run_armed(a, regs);
-	else if (nosec_exec_banned(nosec_task_flags(current)))
-		ret = nosec_execveat_denied();
-	else
-		ret = -EINVAL;
-	kfree(a);
+	a = t ? t->arming : NULL;
+	if (a && nosec_arming_matches(a, regs, nosec_current_abi())) {
+		/* Set first, so the entry stays: it exists, this cannot fail. */
+		ret = nosec_task_set_flags(NOSEC_TASK_IOCTL_EXEC);
+		a = nosec_take_arming();
+		if (ret)
+			kfree(a);
+		else
+			ret = nosec_run_armed(a, regs);	/* frees or rearms */
+	} else {
+		kfree(nosec_take_arming());
+		ret = nosec_exec_banned(nosec_task_flags(current)) ?
+		      nosec_execveat_denied() : -EINVAL;
+	}
 	module_put(THIS_MODULE);
 	return ret;
 }

@@ -78,20 +78,22 @@ static struct file *nosec_open_exec(const char *name)
 }
 
 /*
- * AT_SECURE as a plain exec of a plain file (no set-ID bit, no file
- * capabilities) gives a task with @cred, which is what the new program
- * runs with: set when the effective ids differ from the real ones (the
- * caller is itself set-ID), or when a task whose real uid is not root
- * holds permitted capabilities beyond its ambient set.  A plain exec
- * would drop those capabilities; this one keeps them, so the program must
- * know not to trust its environment, as commoncap's rule says for a
- * program that gains them.
+ * AT_SECURE for a program that runs with @cred, the caller's: at least
+ * what a plain exec of a plain file (no set-ID bit, no file capabilities)
+ * gives.  Set when the effective ids differ from the real ones (the
+ * caller is itself set-ID, commoncap's rule); when the saved or
+ * filesystem ids do (a plain exec would reset them to the effective ids,
+ * this one keeps them, so the program could switch back); or when a task
+ * whose real uid is not root holds permitted capabilities beyond its
+ * ambient set (a plain exec would drop them, this one keeps them).
  */
 static bool nosec_plain_secureexec(const struct cred *cred)
 {
 	kuid_t root_uid = make_kuid(cred->user_ns, 0);
 
-	if (!uid_eq(cred->euid, cred->uid) || !gid_eq(cred->egid, cred->gid))
+	if (!uid_eq(cred->euid, cred->uid) || !uid_eq(cred->suid, cred->uid) ||
+	    !uid_eq(cred->fsuid, cred->uid) || !gid_eq(cred->egid, cred->gid) ||
+	    !gid_eq(cred->sgid, cred->gid) || !gid_eq(cred->fsgid, cred->gid))
 		return true;
 	return !uid_eq(cred->uid, root_uid) &&
 	       !cap_issubset(cred->cap_permitted, cred->cap_ambient);
@@ -178,6 +180,21 @@ static bool nosec_creds_unchanged(const struct cred *new,
 	       cap_issubset(new->cap_bset, old->cap_bset);
 }
 
+/* How much a dumpability value keeps out: USER least, DISABLE most. */
+static int nosec_dumpable_strictness(int dumpable)
+{
+	if (dumpable == SUID_DUMP_USER)
+		return 0;
+	return dumpable == SUID_DUMP_ROOT ? 1 : 2;
+}
+
+/* Of two dumpability values, the stricter. */
+static int nosec_stricter_dumpable(int a, int b)
+{
+	return nosec_dumpable_strictness(a) >= nosec_dumpable_strictness(b) ?
+	       a : b;
+}
+
 /* Did this nosecurity exec pass every check the hooks above make? */
 static bool nosec_exec_checked(const struct linux_binprm *bprm,
 			       unsigned int flags)
@@ -217,13 +234,13 @@ void nosec_committing_creds_pre(struct pt_regs *regs)
 	}
 	if (nosec_exec_nosecurity(flags)) {
 		/*
-		 * The caller's dumpability, unless it is SUID_DUMP_USER and
-		 * begin_new_exec() just chose a safer one (a caller whose
-		 * own ids are split): never more dumpable than a plain exec.
+		 * The caller's dumpability, unless begin_new_exec() just
+		 * chose a stricter one (a caller whose own ids are split):
+		 * never more dumpable than a plain exec.
 		 */
-		if (t->saved_dumpable != SUID_DUMP_USER)
-			set_mask_bits(&current->mm->flags, MMF_DUMPABLE_MASK,
-				      t->saved_dumpable);
+		set_mask_bits(&current->mm->flags, MMF_DUMPABLE_MASK,
+			      nosec_stricter_dumpable(t->saved_dumpable,
+						      get_dumpable(current->mm)));
 		atomic_long_inc(&nosec_stats.nosec_execs);
 		nosec_audit_exec("exec_nosecurity",
 				 flags & NOSEC_TASK_IOCTL_EXEC ? "ioctl" : "force",

@@ -35,7 +35,7 @@
  * Unload safety.  unregister_ftrace_function() waits for running handlers.
  * Replacements run outside the callback; those that may sleep run only for
  * tasks that pin the module: a restricted task holds a module reference,
- * an ioctl exec holds the device file.  The one that any task can reach,
+ * an armed exec takes one of its own.  The one that any task can reach,
  * prctl, takes a reference of its own.  The last few instructions after a
  * reference is dropped, and the replacements that never sleep, are
  * covered by synchronize_rcu_tasks() at unload.

@@ -165,6 +165,7 @@ static_assert(PR_GET_RESTRICT - PR_RESTRICT_ME == 1 &&
 	      PR_GET_FORCE_EXECVE_NOSECURITY - PR_RESTRICT_ME == 3);
 
 /* device.c */
+bool nosec_exec_permitted(void);
 int nosec_device_register(void);
 void nosec_device_unregister(void);
 

@@ -63,8 +63,12 @@ static int nosec_prctl_set_force(unsigned long on, unsigned long arg3,
 		return -EINVAL;
 	if (!(nosec_task_flags(current) & NOSEC_TASK_RESTRICT_EXEC))
 		return -EPERM;
-	if (on)
+	if (on) {
+		/* The administrator's exec_group decides, as for the device. */
+		if (!nosec_exec_permitted())
+			return -EACCES;
 		return nosec_task_set_flags(NOSEC_TASK_FORCE_NOSEC);
+	}
 	/* The entry stays: it still carries the restriction. */
 	nosec_task_clear_flags(NOSEC_TASK_FORCE_NOSEC);
 	return 0;

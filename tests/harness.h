@@ -22,6 +22,7 @@ extern const struct test_case spec_cases[];
 extern const struct test_case bypass_cases[];
 extern const struct test_case fuzz_cases[];
 extern const struct test_case watcher_cases[];
+extern const struct test_case failsafe_cases[];
 extern const struct test_case stress_cases[];	/* only with --stress */
 
 #define CHECK(cond, ...)						\

@@ -190,6 +190,51 @@ static int t_at_secure(void)
 	return SIDE_BY_SIDE(FIX_PROBE_SUID, NULL, "at_secure", 1, 0);
 }
 
+/* A set-ID caller: real uid 1000, effective and saved uid 0. */
+static void setup_split_euid(void)
+{
+	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
+	    setresuid(TEST_UID, 0, 0))
+		_exit(98);
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+}
+
+/*
+ * A set-ID caller's helper must not trust its environment: a plain exec
+ * of a plain file gives AT_SECURE 1 (euid differs from the real uid), and
+ * so does a nosecurity one.
+ */
+static int t_at_secure_split_ids(void)
+{
+	return SIDE_BY_SIDE(FIX_PROBE, setup_split_euid, "at_secure", 1, 1);
+}
+
+/*
+ * Real and effective uid 1000, saved and filesystem uid 0: a plain exec
+ * resets them to 1000 (AT_SECURE 0); a nosecurity exec keeps them, so the
+ * program could switch back: AT_SECURE 1.
+ */
+static int t_at_secure_split_saved_ids(void)
+{
+	return SIDE_BY_SIDE(FIX_PROBE, setup_split_ids, "at_secure", 0, 1);
+}
+
+/* ...nor is it more dumpable than a plain exec would leave it. */
+static int t_dumpable_split_ids(void)
+{
+	return SIDE_BY_SIDE(FIX_PROBE, setup_split_euid, "dumpable", 0, 0);
+}
+
+/*
+ * A non-root caller holding permitted capabilities beyond its ambient
+ * set: a plain exec drops them (AT_SECURE 0), a nosecurity exec keeps
+ * them, so it says AT_SECURE 1.
+ */
+static int t_at_secure_caps(void)
+{
+	return SIDE_BY_SIDE(FIX_PROBE, setup_caps, "at_secure", 0, 1);
+}
+
 static int t_dumpable_setuid(void)
 {
 	/* suid_dumpable is 0 by default */
@@ -1231,6 +1276,10 @@ const struct test_case spec_cases[] = {
 	{ "nosec_caps_kept_all_sets", t_caps_kept, 1 },
 	{ "nosec_securebits_keepcaps_kept", t_securebits_keepcaps },
 	{ "nosec_at_secure_zero", t_at_secure },
+	{ "nosec_at_secure_split_ids_like_plain", t_at_secure_split_ids, 1 },
+	{ "nosec_dumpable_split_ids_like_plain", t_dumpable_split_ids, 1 },
+	{ "nosec_at_secure_split_saved_ids", t_at_secure_split_saved_ids, 1 },
+	{ "nosec_at_secure_caps_kept", t_at_secure_caps, 1 },
 	{ "nosec_dumpable_kept_over_setuid", t_dumpable_setuid },
 	{ "nosec_dumpable_zero_kept", t_dumpable_zero_kept },
 	{ "nosec_pdeathsig_kept", t_pdeathsig },
@@ -1287,7 +1336,7 @@ const struct test_case spec_cases[] = {
 	{ "fail_closed_when_probes_miss", t_fail_closed_missed_probes, 1 },
 	{ "fail_closed_fork_enomem", t_fork_enomem_fails_closed, 1 },
 	{ "no_stale_state_after_restricted_exits", t_no_stale_state, 1 },
-	{ "exec_storm_missed_zero", t_exec_storm_missed, 1 },
+	{ "exec_storm_missed_zero", t_exec_storm_missed, 1, 400 },
 	{ NULL },
 };
 
@@ -1334,11 +1383,12 @@ static int run_case(const struct test_case *tc)
 int main(int argc, char *argv[])
 {
 	const struct test_case *suites[] = {
-		spec_cases, bypass_cases, watcher_cases, fuzz_cases, NULL,
+		spec_cases, bypass_cases, watcher_cases, failsafe_cases,
+		fuzz_cases, NULL, NULL,
 	};
 	int passed = 0, failed = 0, skipped = 0;
 	const char *only = NULL;
-	size_t n = 0, i = 0, nsuites = 4;
+	size_t n = 0, i = 0, nsuites = 5;
 
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--stress"))

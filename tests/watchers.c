@@ -305,6 +305,259 @@ static int t_ptrace_sees_execveat(void)
 	return PASS;
 }
 
+
+/* ---- audit: the rules an administrator already has ---- */
+
+static int audit_fd = -1;
+
+/* Send one request and wait for its acknowledgement: 0 or -errno. */
+static int audit_request(int type, const void *data, size_t len)
+{
+	struct {
+		struct nlmsghdr h;
+		char data[2048];
+	} req;
+	char buf[8192];
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+
+	if (len > sizeof(req.data))
+		return -E2BIG;
+	memset(&req, 0, sizeof(req));
+	req.h.nlmsg_len = NLMSG_LENGTH(len);
+	req.h.nlmsg_type = type;
+	req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.h.nlmsg_seq = type;
+	memcpy(req.data, data, len);
+	if (sendto(audit_fd, &req, req.h.nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = recv(audit_fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h = (struct nlmsghdr *)buf;
+
+		if (n < 0)
+			return -errno;
+		for (; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n))
+			if (h->nlmsg_type == NLMSG_ERROR && h->nlmsg_seq == (unsigned int)type)
+				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	}
+}
+
+static int audit_set(int enabled, int pid)
+{
+	struct audit_status st = {
+		.mask = AUDIT_STATUS_ENABLED | AUDIT_STATUS_PID,
+		.enabled = enabled,
+		.pid = pid,
+	};
+
+	return audit_request(AUDIT_SET, &st, sizeof(st));
+}
+
+/* -a always,exit -F arch=b64 -S execve,execveat */
+static int audit_exec_rule(int type)
+{
+	struct audit_rule_data r;
+
+	memset(&r, 0, sizeof(r));
+	r.flags = AUDIT_FILTER_EXIT;
+	r.action = AUDIT_ALWAYS;
+	r.mask[__NR_execve / 32] |= 1U << (__NR_execve % 32);
+	r.mask[__NR_execveat / 32] |= 1U << (__NR_execveat % 32);
+	r.field_count = 1;
+	r.fields[0] = AUDIT_ARCH;
+	r.values[0] = AUDIT_ARCH_X86_64;
+	r.fieldflags[0] = AUDIT_EQUAL;
+	return audit_request(type, &r, sizeof(r));
+}
+
+/* -w PATH -p x */
+static int audit_watch_rule(int type, const char *path)
+{
+	struct {
+		struct audit_rule_data r;
+		char path[256];
+	} w;
+	size_t len = strlen(path);
+
+	memset(&w, 0, sizeof(w));
+	w.r.flags = AUDIT_FILTER_EXIT;
+	w.r.action = AUDIT_ALWAYS;
+	memset(w.r.mask, 0xff, sizeof(w.r.mask));
+	w.r.field_count = 2;
+	w.r.fields[0] = AUDIT_WATCH;
+	w.r.values[0] = len;
+	w.r.fieldflags[0] = AUDIT_EQUAL;
+	w.r.fields[1] = AUDIT_PERM;
+	w.r.values[1] = AUDIT_PERM_EXEC;
+	w.r.fieldflags[1] = AUDIT_EQUAL;
+	w.r.buflen = len;
+	memcpy(w.path, path, len);
+	return audit_request(type, &w, sizeof(w.r) + len);
+}
+
+/* The records received so far, "type serial text" a line. */
+static char audit_log_text[1 << 18];
+
+static void audit_collect(int ms)
+{
+	char buf[9000];
+	size_t len = strlen(audit_log_text);
+	struct pollfd p = { audit_fd, POLLIN, 0 };
+
+	while (poll(&p, 1, ms) > 0) {
+		ssize_t n = recv(audit_fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+		struct nlmsghdr *h = (struct nlmsghdr *)buf;
+		int tlen;
+
+		/*
+		 * One record a datagram; its nlmsg_len counts the text only
+		 * (audit's own convention), so the datagram's size is used.
+		 */
+		if (n <= (ssize_t)NLMSG_HDRLEN)
+			break;
+		tlen = n - NLMSG_HDRLEN;
+		if (h->nlmsg_type < 1300 || len + tlen + 16 >= sizeof(audit_log_text))
+			continue;
+		len += snprintf(audit_log_text + len, sizeof(audit_log_text) - len,
+				"%d %.*s\n", h->nlmsg_type, tlen,
+				(const char *)NLMSG_DATA(h));
+	}
+}
+
+/*
+ * The serial of the first record of @type whose text holds every one of
+ * the NULL-terminated @needles; 0 when there is none.
+ */
+static unsigned long audit_find(int type, const char *const needles[])
+{
+	char prefix[16];
+	const char *p = audit_log_text;
+
+	snprintf(prefix, sizeof(prefix), "%d ", type);
+	while (p && *p) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char line[4096];
+		int all = 1;
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		for (int i = 0; needles[i] && all; i++)
+			all = strstr(line, needles[i]) != NULL;
+		if (all && !strncmp(line, prefix, strlen(prefix))) {
+			const char *colon = strchr(line, ':');
+
+			if (colon)
+				return strtoul(colon + 1, NULL, 10);
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Run @how of FIX_PROBE as TEST_UID (restricted first if @restricted). */
+static pid_t audited_exec(enum how how, int restricted)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *argv[] = { FIX_PROBE, NULL };
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		setup_user();
+		if (restricted)
+			nosec_restrict_exec();
+		_exit(do_exec(how, FIX_PROBE, argv));
+	}
+	wait_status(pid);
+	return pid;
+}
+
+static int check_audited(void)
+{
+	char pidp[32], pidn[32], pidd[32], pidf[32];
+	pid_t plain, nosec, denied, forced;
+	unsigned long s_plain, s_nosec, s_denied, s_forced, s_mark;
+
+	audit_log_text[0] = 0;
+	plain = audited_exec(PLAIN, 0);
+	nosec = audited_exec(NOSEC, 0);
+	forced = audited_exec(FORCED, 0);
+	denied = audited_exec(PLAIN, 1);
+	audit_collect(1500);
+	snprintf(pidp, sizeof(pidp), " pid=%d ", plain);
+	snprintf(pidn, sizeof(pidn), " pid=%d ", nosec);
+	snprintf(pidf, sizeof(pidf), " pid=%d ", forced);
+	snprintf(pidd, sizeof(pidd), " pid=%d ", denied);
+
+	s_plain = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", "success=yes", pidp, NULL });
+	CHECK(s_plain, "plain execve: no SYSCALL record:\n%s", audit_log_text);
+	CHECK(!audit_find(AUDIT_KERNEL_OTHER, (const char *[]){ pidp, NULL }),
+	      "a plain execve has no nosec_exec record");
+	s_nosec = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=322 ", "success=yes", pidn, NULL });
+	CHECK(s_nosec, "nosecurity exec: no SYSCALL record for execveat:\n%s", audit_log_text);
+	CHECK(audit_find(AUDIT_EXECVE, (const char *[]){ "argc=1", NULL }), "EXECVE records");
+	s_mark = audit_find(AUDIT_KERNEL_OTHER,
+			    (const char *[]){ "op=exec_nosecurity how=ioctl", pidn, "res=1", NULL });
+	CHECK(s_mark == s_nosec, "nosec_exec record in the same event (%lu, %lu):\n%s",
+	      s_mark, s_nosec, audit_log_text);
+	s_forced = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", "success=yes", pidf, NULL });
+	s_mark = audit_find(AUDIT_KERNEL_OTHER,
+			    (const char *[]){ "op=exec_nosecurity how=force", pidf, NULL });
+	CHECK(s_forced && s_mark == s_forced, "forced exec: %lu %lu", s_forced, s_mark);
+	/* Refused before the path is looked at: the exec rule sees it. */
+	s_mark = audit_find(AUDIT_KERNEL_OTHER,
+			    (const char *[]){ "op=exec_denied how=restricted", pidd, "res=0", NULL });
+	CHECK(s_mark, "denied exec: no nosec_exec record:\n%s", audit_log_text);
+	s_denied = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", "success=no", "exit=-1 ", pidd, NULL });
+	CHECK(s_denied == s_mark, "denied execve: SYSCALL record in the same event (%lu, %lu)",
+	      s_denied, s_mark);
+	return PASS;
+}
+
+static int check_watch_only(void)
+{
+	char pidp[32], pidn[32];
+	pid_t plain = audited_exec(PLAIN, 0), nosec = audited_exec(NOSEC, 0);
+
+	audit_collect(1500);
+	snprintf(pidp, sizeof(pidp), " pid=%d ", plain);
+	snprintf(pidn, sizeof(pidn), " pid=%d ", nosec);
+	CHECK(audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", pidp, NULL }),
+	      "watch: plain execve not recorded:\n%s", audit_log_text);
+	CHECK(audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=322 ", pidn, NULL }),
+	      "watch: nosecurity exec not recorded:\n%s", audit_log_text);
+	CHECK(audit_find(AUDIT_PATH, (const char *[]){ "name=\"" FIX_PROBE "\"", NULL }),
+	      "watch: PATH record");
+	return PASS;
+}
+
+static int t_audit_sees_nosec_exec(void)
+{
+	int ret;
+
+	audit_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	SKIP_IF(audit_fd < 0, "no audit netlink in this kernel");
+	ret = audit_set(1, getpid());
+	CHECK(ret == 0, "enable audit, be its daemon: %d", ret);
+	ret = audit_exec_rule(AUDIT_ADD_RULE);
+	CHECK(ret == 0, "add -S execve,execveat: %d", ret);
+	ret = audit_watch_rule(AUDIT_ADD_RULE, FIX_PROBE);
+	CHECK(ret == 0, "add -w " FIX_PROBE " -p x: %d", ret);
+	ret = check_audited();
+	/* The watch alone records the plain and the nosecurity exec. */
+	if (ret == PASS) {
+		CHECK(audit_exec_rule(AUDIT_DEL_RULE) == 0, "delete the syscall rule");
+		audit_log_text[0] = 0;
+		ret = check_watch_only();
+	}
+	audit_watch_rule(AUDIT_DEL_RULE, FIX_PROBE);
+	audit_exec_rule(AUDIT_DEL_RULE);
+	audit_set(0, 0);
+	return ret;
+}
+
 /* ---- the arming itself ---- */
 
 static int t_armed_bit_without_arming(void)
@@ -395,6 +648,7 @@ const struct test_case watcher_cases[] = {
 	{ "seccomp_log_and_allow_run_it", t_seccomp_log },
 	{ "seccomp_allow_runs_it", t_seccomp_allow },
 	{ "ptrace_sees_ioctl_become_execveat", t_ptrace_sees_execveat },
+	{ "audit_records_nosec_and_denied_execs", t_audit_sees_nosec_exec, 1 },
 	{ "armed_bit_without_arming_einval", t_armed_bit_without_arming },
 	{ "failed_nosec_exec_keeps_registers", t_failed_exec_keeps_registers },
 	{ "unconsumed_arming_not_kept", t_unconsumed_arming_not_kept },

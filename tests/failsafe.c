@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fail closed (SPEC 3.1, 3.4, 3.7): every hook that can miss has a
+ * backstop, every load step that can fail leaves nothing behind, root
+ * cannot switch the hooks off with the ftrace_enabled sysctl, and the
+ * administrator decides who may perform a nosecurity exec.  Every case
+ * here reloads the module and runs as root; the execs run as TEST_UID.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "nosec.h"
+#include "fixtures.h"
+#include "harness.h"
+#include "common.h"
+
+/* 32-bit entry points from this static, non-PIE program: below 4 GiB. */
+static char miss32_path[] = FIX_PROBE;
+static unsigned int miss32_argv[2];
+
+static void restricted_int80(void *arg)
+{
+	long nr = *(long *)arg;
+
+	setup_user_restricted();
+	miss32_argv[0] = (unsigned int)(uintptr_t)miss32_path;
+	if (nr == NR32_EXECVE)
+		printf("exec_errno=%ld\n",
+		       -int80(NR32_EXECVE, (long)miss32_path, (long)miss32_argv, 0, 0, 0));
+	else
+		printf("exec_errno=%ld\n",
+		       -int80(NR32_EXECVEAT, AT_FDCWD, (long)miss32_path,
+			      (long)miss32_argv, 0, 0));
+}
+
+/* Each check runs with one hook missing every hit; 0 when it held. */
+static int restricted_execve_denied(void)
+{
+	struct run r;
+	int e = run_prog(PLAIN, FIX_PROBE, setup_user_restricted, &r);
+
+	if (e != EPERM)
+		printf("# restricted execve: %d, status %#x\n", e, r.status);
+	return e != EPERM;
+}
+
+static void restricted_execveat(void *arg)
+{
+	char *argv[] = { FIX_PROBE, NULL };
+
+	(void)arg;
+	setup_user_restricted();
+	syscall(__NR_execveat, AT_FDCWD, FIX_PROBE, argv, environ, 0);
+	printf("exec_errno=%d\n", errno);
+}
+
+static int restricted_execveat_denied(void)
+{
+	struct run r;
+
+	capture(restricted_execveat, NULL, &r);
+	if (getl(&r, "exec_errno") != EPERM) {
+		printf("# restricted execveat: %s\n", r.out);
+		return 1;
+	}
+	return 0;
+}
+
+/* The armed execveat reaches the kernel unarmed: EINVAL, never plain. */
+static int nosec_exec_refused_einval(void)
+{
+	struct run r;
+	int e = run_prog(NOSEC, FIX_PROBE_SUID, setup_user, &r);
+
+	if (e != EINVAL)
+		printf("# nosec exec without its execveat hook: %d, out %s\n", e, r.out);
+	return e != EINVAL;
+}
+
+static int int80_denied(long nr)
+{
+	struct run r;
+
+	capture(restricted_int80, &nr, &r);
+	if (getl(&r, "exec_errno") != EPERM) {
+		printf("# restricted int $0x80 %ld: %s\n", nr, r.out);
+		return 1;
+	}
+	return 0;
+}
+
+static int int80_execve_denied(void)
+{
+	return int80_denied(NR32_EXECVE);
+}
+
+static int int80_execveat_denied(void)
+{
+	return int80_denied(NR32_EXECVEAT);
+}
+
+static int xonly_refused(void)
+{
+	struct run r;
+	int e = run_prog(NOSEC, FIX_PROBE_XONLY, setup_user, &r);
+
+	if (e != EACCES)
+		printf("# exec-only program: %d\n", e);
+	return e != EACCES;
+}
+
+static int xonly_interp_killed(void)
+{
+	struct run r;
+
+	run_prog(NOSEC, FIX_DYNPROBE_XINTERP, setup_user, &r);
+	if (!killed_before_running(&r)) {
+		printf("# exec-only PT_INTERP: status %#x out %s\n", r.status, r.out);
+		return 1;
+	}
+	return 0;
+}
+
+static int setuid_killed(void)
+{
+	struct run r;
+
+	run_prog(NOSEC, FIX_PROBE_SUID, setup_user, &r);
+	if (!killed_before_running(&r)) {
+		printf("# setuid program: status %#x out %s\n", r.status, r.out);
+		return 1;
+	}
+	return 0;
+}
+
+static int setuid_no_privilege(void)
+{
+	struct run r;
+
+	if (run_prog(NOSEC, FIX_PROBE_SUID, setup_user, &r) ||
+	    strcmp(get(&r, "uids"), "1000,1000,1000,1000")) {
+		printf("# setuid program: %d uids %s\n", r.exec_errno, get(&r, "uids"));
+		return 1;
+	}
+	return restricted_execve_denied();
+}
+
+/*
+ * bprm_execve() is only reached by execs the syscall layer lets through:
+ * a forced exec reaches it (and must stay without privilege) while a
+ * restricted plain one is still refused.
+ */
+static int forced_runs_restricted_denied(void)
+{
+	struct run r;
+
+	if (run_prog(FORCED, FIX_PROBE_SUID, setup_user, &r) ||
+	    strcmp(get(&r, "uids"), "1000,1000,1000,1000")) {
+		printf("# forced setuid program: %d uids %s\n", r.exec_errno, get(&r, "uids"));
+		return 1;
+	}
+	return restricted_execve_denied();
+}
+
+/* A restricted parent's fork: a restricted child, or no child. */
+static int restricted_fork_result(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		pid_t child;
+
+		setup_user_restricted();
+		child = fork();
+		if (child == 0)
+			_exit(child_execve_errno(FIX_PROBE) == EPERM ? 0 : 1);
+		if (child < 0)
+			_exit(errno == ENOMEM ? 10 : 11);
+		_exit(wait_status(child) == 0 ? 20 : 21);
+	}
+	st = wait_status(pid);
+	return st;
+}
+
+static int fork_refused(void)
+{
+	long before = stat_value("fork_refused");
+	int st = restricted_fork_result();
+
+	if (st != 10 || stat_value("fork_refused") != before + 1) {
+		printf("# restricted fork without inheritance: %d, fork_refused %ld\n", st,
+		       stat_value("fork_refused"));
+		return 1;
+	}
+	return 0;
+}
+
+static int fork_restricted_child(void)
+{
+	int st = restricted_fork_result();
+
+	if (st != 20)
+		printf("# restricted fork: %d\n", st);
+	return st != 20;
+}
+
+/*
+ * The free hook misses: entries of exited tasks stay (tasks > 0), but no
+ * new task ever inherits them, and unloading frees them.  The entries are
+ * armings a seccomp filter kept from being consumed: they hold no module
+ * reference.
+ */
+static void arm_and_exit(void *arg)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EHOSTDOWN),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	(void)arg;
+	setup_user();
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		_exit(97);
+	execve_nosecurity(FIX_PROBE, no_argv, environ);
+	printf("exec_errno=%d\n", errno);
+}
+
+static int free_missed_no_stale_state(void)
+{
+	struct run r;
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		capture(arm_and_exit, NULL, &r);
+		if (getl(&r, "exec_errno") != EHOSTDOWN) {
+			printf("# arming child: %s\n", r.out);
+			return 1;
+		}
+	}
+	usleep(200000);
+	if (stat_value("tasks") < 1) {
+		printf("# the free hook was not missed: tasks %ld\n", stat_value("tasks"));
+		return 1;
+	}
+	/* New tasks, some at the freed addresses, exec plainly. */
+	for (i = 0; i < 40; i++) {
+		if (run_prog(PLAIN, FIX_PROBE_SUID, setup_user, &r) ||
+		    id_field(&r, "uids", 1) != 0) {
+			printf("# new task %d: %d uids %s\n", i, r.exec_errno, get(&r, "uids"));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static const struct {
+	const char *hook;
+	int (*held)(void);
+} missed_hooks[] = {
+	/* The exec ban: the other layer, then the last gate. */
+	{ "__x64_sys_execve", restricted_execve_denied },
+	{ "__x64_sys_execveat", restricted_execveat_denied },
+	{ "__x64_sys_execveat", nosec_exec_refused_einval },
+	{ "__ia32_compat_sys_execve", int80_execve_denied },
+	{ "__ia32_compat_sys_execveat", int80_execveat_denied },
+	{ "bprm_execve", forced_runs_restricted_denied },
+	/* The nosecurity exec: the last gate and the belt-and-braces check. */
+	{ "security_bprm_check", xonly_refused },
+	{ "open_exec", xonly_interp_killed },
+	{ "security_bprm_creds_from_file", setuid_killed },
+	/* The last gate itself: the layers before it hold. */
+	{ "security_bprm_committing_creds", setuid_no_privilege },
+	/* Inheritance: the fork backstop fails the fork. */
+	{ "security_task_alloc", fork_refused },
+	{ "cgroup_can_fork", fork_restricted_child },
+	{ "security_task_free", free_missed_no_stale_state },
+};
+
+static int t_every_missed_hook_fails_closed(void)
+{
+	int ret = PASS;
+
+	for (size_t i = 0; i < sizeof(missed_hooks) / sizeof(missed_hooks[0]); i++) {
+		char params[128];
+		long missed;
+
+		snprintf(params, sizeof(params), "test_miss=%s", missed_hooks[i].hook);
+		/* Not reload_with(): a missed free leaves entries behind. */
+		CHECK(unload_module() == 0 && load_module_with(params) == 0,
+		      "load with %s: %d", params, errno);
+		if (missed_hooks[i].held()) {
+			printf("# with %s missing\n", missed_hooks[i].hook);
+			ret = FAIL;
+			break;
+		}
+		missed = stat_value("missed");
+		if (missed < 1) {
+			printf("# %s: missed %ld: the hook never ran\n", missed_hooks[i].hook,
+			       missed);
+			ret = FAIL;
+			break;
+		}
+	}
+	CHECK(unload_module() == 0 && load_module() == 0, "normal reload: %d", errno);
+	return ret;
+}
+
+/* ---- a load step fails: nothing left behind ---- */
+
+/* Does the kernel log say @text after the last @marker? */
+static int log_says_after(const char *marker, const char *text)
+{
+	static char log[1 << 17];
+	int n = klogctl(3, log, sizeof(log) - 1);
+	char *p, *last = NULL;
+
+	if (n <= 0)
+		return 0;
+	log[n] = 0;
+	for (p = strstr(log, marker); p; p = strstr(p + 1, marker))
+		last = p;
+	return last && strstr(last, text) != NULL;
+}
+
+static int t_every_load_step_unwinds(void)
+{
+	static const struct {
+		const char *param, *logged;
+	} steps[] = {
+		{ "fail_probe=bprm_execve", "cannot probe bprm_execve" },
+		{ "fail_probe=cgroup_can_fork", "cannot probe cgroup_can_fork" },
+		{ "fail_step=device", "cannot register /dev/nosec_exec" },
+		{ "fail_step=ftrace", "cannot register the hooks with ftrace" },
+		{ "fail_step=direct", "cannot probe security_task_prctl" },
+	};
+
+	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		char marker[64];
+
+		snprintf(marker, sizeof(marker), "nosec_test: load step %zu", i);
+		CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
+		CHECK(load_module_with(steps[i].param) == -1, "%s must fail the load",
+		      steps[i].param);
+		CHECK(log_says_after(marker, steps[i].logged), "%s: the log says '%s'",
+		      steps[i].param, steps[i].logged);
+		CHECK(access("/dev/nosec_exec", F_OK) != 0, "%s left the device",
+		      steps[i].param);
+		CHECK(module_probes() == 0, "%s left %d hooks", steps[i].param,
+		      module_probes());
+		CHECK(nosec_restrict_exec() == -1 && errno == ENOSYS,
+		      "%s: prctl still answers: %d", steps[i].param, errno);
+	}
+	CHECK(load_module() == 0, "normal load after the failures: %d", errno);
+	return PASS;
+}
+
+/* ---- root cannot switch the hooks off ---- */
+
+static int t_ftrace_sysctl_cannot_disable(void)
+{
+	const char *knob = "/proc/sys/kernel/ftrace_enabled";
+	int fd = open(knob, O_WRONLY);
+	ssize_t n;
+
+	CHECK(fd >= 0, "open %s: %d", knob, errno);
+	n = write(fd, "0\n", 2);
+	CHECK(n == -1 && errno == EBUSY, "ftrace_enabled=0 while loaded: %zd %d", n, errno);
+	close(fd);
+	CHECK(restricted_execve_denied() == 0, "the ban still holds");
+	return PASS;
+}
+
+/* ---- who may perform a nosecurity exec ---- */
+
+#define EXEC_GROUP 4242
+
+static void setup_in_exec_group(void)
+{
+	gid_t g = EXEC_GROUP;
+
+	if (setgroups(1, &g) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
+	    setresuid(TEST_UID, TEST_UID, TEST_UID))
+		_exit(98);
+}
+
+static int t_exec_group_policy(void)
+{
+	struct run r;
+	int ret = PASS, e;
+
+	CHECK(reload_with("exec_group=4242") == 0, "load with exec_group: %d", errno);
+	e = run_prog(NOSEC, FIX_PROBE, setup_user, &r);
+	if (e != EACCES) {
+		printf("# outside the group: %d\n", e);
+		ret = FAIL;
+	}
+	e = run_prog(NOSEC, FIX_PROBE_SUID, setup_in_exec_group, &r);
+	if (e || strcmp(get(&r, "uids"), "1000,1000,1000,1000")) {
+		printf("# in the group: %d uids %s\n", e, get(&r, "uids"));
+		ret = FAIL;
+	}
+	/* Force mode is a nosecurity exec too: the same group decides. */
+	e = run_prog(FORCED, FIX_PROBE, setup_user, &r);
+	if (e != EACCES) {
+		printf("# force mode outside the group: %d\n", e);
+		ret = FAIL;
+	}
+	e = run_prog(FORCED, FIX_PROBE_SUID, setup_in_exec_group, &r);
+	if (e || strcmp(get(&r, "uids"), "1000,1000,1000,1000")) {
+		printf("# force mode in the group: %d uids %s\n", e, get(&r, "uids"));
+		ret = FAIL;
+	}
+	CHECK(reload_with("") == 0, "normal reload: %d", errno);
+	CHECK(run_prog(NOSEC, FIX_PROBE, setup_user, &r) == 0, "default: everyone");
+	return ret;
+}
+
+const struct test_case failsafe_cases[] = {
+	{ "fail_closed_every_missed_hook", t_every_missed_hook_fails_closed, 1, 300 },
+	{ "load_every_failing_step_unwinds", t_every_load_step_unwinds, 1 },
+	{ "ftrace_sysctl_cannot_disable_hooks", t_ftrace_sysctl_cannot_disable, 1 },
+	{ "exec_group_decides_who_may_nosec_exec", t_exec_group_policy, 1 },
+	{ NULL },
+};
