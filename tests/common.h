@@ -53,6 +53,9 @@ void setup_user_restricted(void);
 long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
 		 unsigned long a5);
 
+/* After no_new_privs, a seccomp filter: execveat fails with @err. */
+int deny_execveat(int err);
+
 /* A syscall through the 32-bit entry (int $0x80) of this 64-bit process. */
 long int80(long nr, long b, long c, long d, long s, long di);
 #define NR32_EXECVE	11

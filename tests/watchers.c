@@ -609,16 +609,7 @@ static void refused_then_plain(void *arg)
 
 	(void)arg;
 	/* execveat refused by seccomp, execve allowed. */
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EHOSTDOWN),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+	if (deny_execveat(EHOSTDOWN))
 		_exit(97);
 	execve_nosecurity(FIX_PROBE_XONLY, argv, environ);
 	e = errno;
