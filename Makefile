@@ -10,7 +10,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 		    /lib/modules/$(KVER)/build)
 
 .PHONY: all module userspace tests clean deps check demo check-debug stress bench \
-	check-debug-quick ci \
+	check-debug-quick \
 	lint install uninstall modules_install dkms-build check-install
 
 all: module userspace tests
@@ -60,15 +60,6 @@ check-debug-quick:
 	qemu/deps --debug
 	$(MAKE) userspace tests
 	qemu/check-debug --quick
-
-# Everything CI runs (.ci/run): static checks and packaging (make install,
-# dkms build), the suite, the demonstration, and the quick debug lane.
-# One after the other: never two guests or kernel builds at once.
-ci:
-	$(MAKE) lint
-	$(MAKE) check
-	$(MAKE) demo
-	$(MAKE) check-debug-quick
 
 # What the module costs: stock kernel, noise module and nosec_exec in
 # alternating rounds in one boot; writes bench/results.json.
