@@ -146,6 +146,21 @@ static struct nosec_exec_arming *nosec_take_arming(void)
 	return a;
 }
 
+/* Give @a to the current task as its arming; 0 or -ENOMEM. */
+static int nosec_install_arming(struct nosec_exec_arming *a)
+{
+	struct nosec_task *t;
+	int ret;
+
+	ret = nosec_task_set_flags(NOSEC_TASK_EXEC_ARMED);
+	if (ret)
+		return ret;
+	t = nosec_task_find(current);
+	kfree(t->arming);	/* an arming no exec consumed: replaced */
+	t->arming = a;
+	return 0;
+}
+
 /**
  * nosec_exec_disarm() - forget the current task's arming
  *
@@ -174,7 +189,6 @@ long nosec_exec_arm(const struct nosec_execveat_args *args)
 	struct pt_regs *regs = current_pt_regs();
 	enum nosec_abi abi = nosec_current_abi();
 	struct nosec_exec_arming *a;
-	struct nosec_task *t;
 	int i, ret;
 
 	if (!nosec_is_ioctl_frame(regs, abi))
@@ -192,15 +206,11 @@ long nosec_exec_arm(const struct nosec_execveat_args *args)
 	a->args[3] = args->envp;
 	a->args[4] = args->flags | NOSEC_EXECVEAT_ARMED;
 
-	ret = nosec_task_set_flags(NOSEC_TASK_EXEC_ARMED);
+	ret = nosec_install_arming(a);
 	if (ret) {
 		kfree(a);
 		return ret;
 	}
-	t = nosec_task_find(current);
-	kfree(t->arming);	/* an arming no exec consumed: replaced */
-	t->arming = a;
-
 	for (i = 0; i < NOSEC_NR_ARGS; i++) {
 		unsigned long *reg = nosec_arg_reg(regs, abi, i);
 
@@ -246,19 +256,6 @@ static bool nosec_exec_restarts(long ret)
 	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
 }
 
-static void nosec_rearm(struct nosec_exec_arming *a)
-{
-	struct nosec_task *t;
-
-	if (nosec_task_set_flags(NOSEC_TASK_EXEC_ARMED)) {
-		kfree(a);	/* then the restart fails with EINVAL */
-		return;
-	}
-	t = nosec_task_find(current);
-	kfree(t->arming);
-	t->arming = a;
-}
-
 /*
  * The armed exec itself: a nosecurity execveat, nothing else changed.
  * Consumes @a: freed, or given back to the task for a restart.
@@ -276,7 +273,9 @@ static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 		nosec_hook_original(nosec_execveat_hook(a->abi));
 	ret = execveat(&call);
 	if (nosec_exec_restarts(ret)) {
-		nosec_rearm(a);
+		/* Rearmed first, so the entry stays; else EINVAL later. */
+		if (nosec_install_arming(a))
+			kfree(a);
 		nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC |
 				       NOSEC_TASK_CREDS_KEPT);
 		return ret;
