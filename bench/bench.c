@@ -17,6 +17,9 @@
  *   getpid         getpid() of a plain task
  *   exec_nosec     exec latency of execve_nosecurity ÷ of execve
  *                  (a chain of execs in one process, no fork)
+ *   exec_nosec_open  the same ÷ of an open of /dev/nosec_exec followed
+ *                  by execve: what the mechanism costs beyond the device
+ *                  open that the interface requires
  *   getpid_restricted, getpid_seccomp
  *                  getpid() of a task restricted by PR_RESTRICT_ME, and
  *                  of one under a seccomp filter denying execve/execveat,
@@ -37,6 +40,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,7 +74,7 @@ static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO };
 enum sample {
 	S_FORK_EXEC, S_FORK_EXIT, S_PRCTL, S_GETPID,
 	S_EXEC_PLAIN, S_EXEC_NOSEC, S_GETPID_RESTRICTED, S_GETPID_SECCOMP,
-	S_FORK_EXEC_10K, S_FORK_EXEC_10K_PLAIN, S_NR
+	S_FORK_EXEC_10K, S_FORK_EXEC_10K_PLAIN, S_EXEC_OPEN, S_NR
 };
 static double samples[S_NR][ST_NR][MAX_ROUNDS];
 
@@ -106,6 +110,9 @@ static const struct ratio ratios[] = {
 	  ">= 0.99 or within noise" },
 	{ "exec_nosec", "execve_nosecurity latency / execve latency",
 	  S_EXEC_NOSEC, ST_NOSEC, S_EXEC_PLAIN, ST_NOSEC, S_EXEC_PLAIN, 1.05, true,
+	  "<= 1.05" },
+	{ "exec_nosec_open", "execve_nosecurity latency / (device open + execve) latency",
+	  S_EXEC_NOSEC, ST_NOSEC, S_EXEC_OPEN, ST_NOSEC, S_EXEC_PLAIN, 1.05, true,
 	  "<= 1.05" },
 	{ "getpid_restricted", "getpid, PR_RESTRICT_ME task / stock plain task",
 	  S_GETPID_RESTRICTED, ST_NOSEC, S_GETPID, ST_STOCK, S_GETPID, 0.99, false,
@@ -317,28 +324,79 @@ static double run_getpid(enum confinement how)
 }
 
 /*
- * Exec latency: chains of 100 execs of tiny by tiny itself, per second;
- * nosecurity ones go the way execve_nosecurity() does (open the device,
- * ioctl).
+ * Exec latency: chains of 100 execs of tiny by tiny itself, plain, after
+ * an open of the device, or the way execve_nosecurity() does (open the
+ * device, ioctl).
+ * The chain runs on CPU 0 alone, so that no exec moves it to the other
+ * CPU (sched_exec), a cost that varies from exec to exec.  Returns the
+ * seconds one chain took.
  */
-static double run_exec_chain(bool nosec)
+/* The ways the exec chain execs; each is a sample in the nosec state. */
+enum exec_way { EXEC_PLAIN, EXEC_OPEN, EXEC_NOSEC, EXEC_NR };
+static const enum sample exec_way_sample[EXEC_NR] = {
+	S_EXEC_PLAIN, S_EXEC_OPEN, S_EXEC_NOSEC,
+};
+
+static double exec_chain_once(enum exec_way way)
 {
-	char *argv[] = { TINY, "100", nosec ? "nosec" : "plain", NULL };
-	double t0 = now(), t;
+	static const char *const modes[EXEC_NR] = { "plain", "open", "nosec" };
+	char *argv[] = { TINY, "100", (char *)modes[way], NULL };
+	double t0 = now();
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		cpu_set_t cpu0;
+
+		CPU_ZERO(&cpu0);
+		CPU_SET(0, &cpu0);
+		sched_setaffinity(0, sizeof(cpu0), &cpu0);
+		execve(TINY, argv, environ);
+		_exit(127);
+	}
+	wait_child(pid, "exec chain");
+	return now() - t0;
+}
+
+#define EXECS_PER_CHAIN 101	/* tiny, then 100 more */
+
+/* Execs per second, plain chains only, for @seconds. */
+static double run_exec_chain(void)
+{
+	double t = 0;
 	long n = 0;
 
 	do {
-		pid_t pid = fork();
+		t += exec_chain_once(EXEC_PLAIN);
+		n += EXECS_PER_CHAIN;
+	} while (t < seconds);
+	return n / t;
+}
 
-		if (pid == 0) {
-			execve(TINY, argv, environ);
-			_exit(127);
+/*
+ * Execs per second of each way, the samples of round @r in the nosec
+ * state, measured together for EXEC_NR × @seconds:
+ * chains take turns, the order rotating from one turn to the next, so
+ * that a drift of the emulator's speed weighs on every way alike.
+ */
+static void run_exec_chains(int r)
+{
+	double t[EXEC_NR] = { 0 }, total = 0;
+	long n[EXEC_NR] = { 0 };
+	int turn = 0;
+
+	do {
+		for (int i = 0; i < EXEC_NR; i++) {
+			enum exec_way way = (turn + i) % EXEC_NR;
+			double dt = exec_chain_once(way);
+
+			t[way] += dt;
+			n[way] += EXECS_PER_CHAIN;
+			total += dt;
 		}
-		wait_child(pid, nosec ? "nosec exec chain" : "exec chain");
-		n += 101;
-		t = now();
-	} while (t - t0 < seconds);
-	return n / (t - t0);
+		turn++;
+	} while (total < EXEC_NR * seconds || turn % EXEC_NR);
+	for (int w = 0; w < EXEC_NR; w++)
+		samples[exec_way_sample[w]][ST_NOSEC][r] = n[w] / t[w];
 }
 
 /* ---- 10,000 tasks held alive ---- */
@@ -431,15 +489,9 @@ static void measure(enum state st, int r)
 	if (st == ST_STOCK)
 		samples[S_GETPID_SECCOMP][st][r] = run_getpid(SECCOMP_TASK);
 	if (st != ST_NOSEC) {
-		samples[S_EXEC_PLAIN][st][r] = run_exec_chain(false);
+		samples[S_EXEC_PLAIN][st][r] = run_exec_chain();
 	} else {
-		bool nosec_first = r % 2;
-
-		if (nosec_first)
-			samples[S_EXEC_NOSEC][st][r] = run_exec_chain(true);
-		samples[S_EXEC_PLAIN][st][r] = run_exec_chain(false);
-		if (!nosec_first)
-			samples[S_EXEC_NOSEC][st][r] = run_exec_chain(true);
+		run_exec_chains(r);
 		samples[S_GETPID_RESTRICTED][st][r] =
 			run_getpid(RESTRICTED_TASK);
 		samples[S_FORK_EXEC_10K][st][r] = run_fork_exec_held(true);
@@ -570,28 +622,29 @@ static bool target_met(const struct ratio *q, struct spread s,
 /* Only the exec latency ratio, for quick before/after comparisons. */
 static int exec_only(void)
 {
-	double ratio[MAX_ROUNDS];
-	struct spread s;
+	double ratio[MAX_ROUNDS], open_ratio[MAX_ROUNDS];
+	struct spread s, o;
 
 	enter_state(ST_NOSEC);
 	for (int r = 0; r < rounds; r++) {
-		double plain, nosec;
+		double plain, opened, nosec;
 
-		if (r % 2) {
-			nosec = run_exec_chain(true);
-			plain = run_exec_chain(false);
-		} else {
-			plain = run_exec_chain(false);
-			nosec = run_exec_chain(true);
-		}
+		run_exec_chains(r);
+		plain = samples[S_EXEC_PLAIN][ST_NOSEC][r];
+		opened = samples[S_EXEC_OPEN][ST_NOSEC][r];
+		nosec = samples[S_EXEC_NOSEC][ST_NOSEC][r];
 		ratio[r] = plain / nosec;
-		printf("# round %d: exec %.0f/s, nosecurity exec %.0f/s\n",
-		       r + 1, plain, nosec);
+		open_ratio[r] = opened / nosec;
+		printf("# round %d: exec %.0f/s, open + exec %.0f/s, "
+		       "nosecurity exec %.0f/s\n", r + 1, plain, opened, nosec);
 	}
 	leave_state(ST_NOSEC);
 	s = spread_of(ratio, rounds);
+	o = spread_of(open_ratio, rounds);
 	printf("execve_nosecurity latency / execve latency: %.3f [%.3f-%.3f]\n",
 	       s.median, s.min, s.max);
+	printf("execve_nosecurity latency / (open + execve) latency: "
+	       "%.3f [%.3f-%.3f]\n", o.median, o.min, o.max);
 	return 0;
 }
 
@@ -736,9 +789,10 @@ int main(int argc, char **argv)
 				"fork_exec", "fork_exit", "prctl", "getpid",
 				"exec_plain", "exec_nosec", "getpid_restricted",
 				"getpid_seccomp", "fork_exec_10k",
-				"fork_exec_10k_unrestricted",
+				"fork_exec_10k_unrestricted", "exec_open",
 			};
 			enum state st = s == S_EXEC_NOSEC ||
+					s == S_EXEC_OPEN ||
 					s == S_GETPID_RESTRICTED ||
 					s == S_FORK_EXEC_10K ||
 					s == S_FORK_EXEC_10K_PLAIN ?

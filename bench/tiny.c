@@ -8,6 +8,8 @@
  *   tiny N nosec         the same through execve_nosecurity()'s path:
  *                        open /dev/nosec_exec (O_CLOEXEC), then the
  *                        NOSEC_IOC_EXECVEAT ioctl
+ *   tiny N open          open /dev/nosec_exec (O_CLOEXEC) as nosec does,
+ *                        then execve(): what the device open alone costs
  *
  * A chain of execs in one process measures exec latency alone, without a
  * fork and a wait around each one.
@@ -73,6 +75,9 @@ __attribute__((used)) void tiny_main(long *sp)
 		sys_exit(0);
 	format(count, n - 1);
 	if (argv[2][0] == 'p') {
+		sys3(59, (long)argv[0], (long)next, (long)envp);
+	} else if (argv[2][0] == 'o') {
+		sys3(2, (long)"/dev/" NOSEC_EXEC_DEVICE_NAME, 02000002, 0);
 		sys3(59, (long)argv[0], (long)next, (long)envp);
 	} else {
 		struct nosec_execveat_args args = {
