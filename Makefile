@@ -10,7 +10,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 		    /lib/modules/$(KVER)/build)
 
 .PHONY: all module userspace tests clean deps check demo check-debug stress bench \
-	check-debug-quick \
+	check-debug-quick check-kernels \
 	lint install uninstall modules_install dkms-build check-install
 
 all: module userspace tests
@@ -47,6 +47,13 @@ stress: deps
 demo: deps
 	$(MAKE) all
 	qemu/run --timeout 600 -- /nosec/tests/demo.sh
+
+# The suite on every kernel Debian ships for amd64 (6.1 generic, cloud and
+# rt, the newest 6.12), each fetched into the cache, not installed.
+check-kernels:
+	qemu/deps --kernels
+	$(MAKE) userspace tests
+	qemu/check-kernels
 
 # The suite on a debug kernel (KASAN, lockdep, kmemleak...) built from
 # Debian's linux-source-6.1, cached outside the tree.

@@ -59,8 +59,6 @@ struct nosec_exec_arming {
 	unsigned long saved[NOSEC_NR_ARGS];
 };
 
-typedef long (*nosec_syscall_fn)(const struct pt_regs *regs);
-
 static enum nosec_abi nosec_current_abi(void)
 {
 	if (in_ia32_syscall())
@@ -262,16 +260,14 @@ static bool nosec_exec_restarts(long ret)
  */
 static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 {
-	nosec_syscall_fn execveat;
 	struct pt_regs call = *regs;
 	long ret;
 	int i;
 
 	/* The kernel's execveat() rejects the bit: the call goes without. */
 	*nosec_arg_reg(&call, a->abi, 4) &= ~(unsigned long)NOSEC_EXECVEAT_ARMED;
-	execveat = (nosec_syscall_fn)
-		nosec_hook_original(nosec_execveat_hook(a->abi));
-	ret = execveat(&call);
+	ret = (long)nosec_hook_call(nosec_execveat_hook(a->abi),
+				    (unsigned long)&call, 0);
 	if (nosec_exec_restarts(ret)) {
 		/* Rearmed first, so the entry stays; else EINVAL later. */
 		if (nosec_install_arming(a))

@@ -29,8 +29,8 @@ static long nosec_syscall_denied(const struct pt_regs *regs)
 	return nosec_exec_denied();
 }
 
-static int nosec_bprm_execve_denied(struct linux_binprm *bprm, int fd,
-				    struct filename *filename, int flags)
+/* bprm_execve() has taken 4 arguments or only @bprm: either way. */
+static int nosec_bprm_execve_denied(struct linux_binprm *bprm)
 {
 	return nosec_exec_denied();
 }

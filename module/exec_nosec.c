@@ -34,25 +34,18 @@
 
 #include "nosec.h"
 
-typedef int (*nosec_bprm_check_fn)(struct linux_binprm *bprm);
-typedef struct file *(*nosec_open_exec_fn)(const char *name);
-typedef int (*nosec_creds_from_file_fn)(struct linux_binprm *bprm,
-					struct file *file);
-
 /* Does the caller have read permission on @file?  May sleep. */
 static int nosec_may_read(struct file *file)
 {
-	return inode_permission(file_mnt_user_ns(file), file_inode(file),
-				MAY_READ);
+	return file_permission(file, MAY_READ);
 }
 
 static int nosec_bprm_check(struct linux_binprm *bprm)
 {
-	nosec_bprm_check_fn check;
 	int ret;
 
-	check = (nosec_bprm_check_fn)nosec_hook_original(NOSEC_HOOK_BPRM_CHECK);
-	ret = check(bprm);
+	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CHECK,
+				   (unsigned long)bprm, 0);
 	if (ret)
 		return ret;
 	return nosec_may_read(bprm->file);
@@ -60,12 +53,11 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 
 static struct file *nosec_open_exec(const char *name)
 {
-	nosec_open_exec_fn open;
 	struct file *file;
 	int ret;
 
-	open = (nosec_open_exec_fn)nosec_hook_original(NOSEC_HOOK_OPEN_EXEC);
-	file = open(name);
+	file = (struct file *)nosec_hook_call(NOSEC_HOOK_OPEN_EXEC,
+					      (unsigned long)name, 0);
 	if (IS_ERR(file))
 		return file;
 	ret = nosec_may_read(file);
@@ -101,16 +93,14 @@ static bool nosec_plain_secureexec(const struct cred *cred)
 
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
-	nosec_creds_from_file_fn creds_from_file;
 	struct nosec_task *t = nosec_task_find(current);
 	struct cred *same;
 	int ret;
 
 	if (!t)
 		return -EPERM;
-	creds_from_file = (nosec_creds_from_file_fn)
-		nosec_hook_original(NOSEC_HOOK_BPRM_CREDS_FROM_FILE);
-	ret = creds_from_file(bprm, file);
+	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
+				   (unsigned long)bprm, (unsigned long)file);
 	if (ret)
 		return ret;
 	/* Belt and braces: the final program was checked at bprm_check. */

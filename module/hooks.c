@@ -20,9 +20,11 @@
  * A handler either observes (the function runs as usual) or redirects:
  * it points the saved instruction pointer at a module function of the
  * same prototype, which then runs instead, in the caller's process
- * context, and returns to the caller.  A replacement that
- * wants the kernel's behaviour calls the original function itself; the
- * dispatcher sees that call come from the module and lets it through.
+ * context, and returns to the caller.  A replacement that wants the
+ * kernel's behaviour runs the original function itself, through
+ * nosec_hook_call(), which enters it by a return rather than an indirect
+ * call (IBT, see call_original.S); the dispatcher sees that call come
+ * from the module and lets it through.
  *
  * Why not kprobes: registering an ftrace-based kprobe while another CPU
  * runs the probed function can send that CPU, trapping on the int3 that
@@ -48,7 +50,12 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
+#include <asm/ibt.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
 
+#include "compat.h"
 #include "nosec.h"
 
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
@@ -63,7 +70,9 @@
  * @what: what the hook does
  * @optional: a kernel built without this function loads without the hook
  * @direct: a direct-call trampoline that replaces @handler
- * @addr: the function's address, while the hook is installed
+ * @direct_ops: the ftrace_ops of the direct call, where the kernel wants one
+ * @addr: the function's address (its ftrace site), while the hook is
+ *	installed
  * @missed: hits dropped (ftrace recursion guard, or test_miss)
  * @miss: test_miss names this hook
  */
@@ -74,6 +83,7 @@ struct nosec_hook {
 	const char *what;
 	bool optional;
 	void (*direct)(void);
+	struct ftrace_ops direct_ops;
 	unsigned long addr;
 	atomic_long_t missed;
 	bool miss;
@@ -261,7 +271,22 @@ static void notrace nosec_hook_callback(unsigned long ip,
 	/* No task carries state: every handler hook is a no-op. */
 	if (likely(!nosec_task_count()))
 		return;
-	nosec_hook_dispatch(ip, parent_ip, &fregs->regs);
+	nosec_hook_dispatch(ip, parent_ip, nosec_ftrace_pt_regs(fregs));
+}
+
+/*
+ * Does @addr hold an ftrace site: the 5-byte nop ftrace leaves there, or
+ * the call it patches in (another tracer may be using the function)?
+ */
+static bool nosec_ftrace_site(unsigned long addr)
+{
+	static const u8 nop5[CALL_INSN_SIZE] = { BYTES_NOP5 };
+	u8 insn[CALL_INSN_SIZE];
+
+	if (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)))
+		return false;
+	return !memcmp(insn, nop5, sizeof(insn)) ||
+	       insn[0] == CALL_INSN_OPCODE;
 }
 
 static int nosec_hook_resolve(struct nosec_hook *h)
@@ -278,10 +303,26 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	ret = nosec_symbol_address(h->symbol, &addr);
 	if (ret)
 		return ret;
+	/*
+	 * The module enters the function at its ftrace site, which is also
+	 * where it hooks it (nosec_hook_call()): the first instruction, or
+	 * the one after the endbr64 (the lookup gives the address after an
+	 * endbr64, but the start of a function whose endbr64 the kernel
+	 * sealed).  ftrace_set_filter_ip() then checks it against ftrace's
+	 * own table.
+	 */
+	if (!nosec_ftrace_site(addr) && HAS_KERNEL_IBT &&
+	    nosec_ftrace_site(addr + ENDBR_INSN_SIZE))
+		addr += ENDBR_INSN_SIZE;
+	if (!nosec_ftrace_site(addr)) {
+		pr_err("%s: no ftrace site at its entry (%pS): unknown kernel\n",
+		       h->symbol, (void *)addr);
+		return -ENOEXEC;
+	}
 	h->addr = addr;
 	if (h->direct)
 		return 0;
-	return ftrace_set_filter_ip(&nosec_ftrace_ops, addr, 0, 0);
+	return ftrace_set_filter_ip(&nosec_ftrace_ops, h->addr, 0, 0);
 }
 
 /**
@@ -301,7 +342,8 @@ void nosec_hooks_forget(void)
 /**
  * nosec_hooks_prepare() - find every hooked function, place nothing
  *
- * Return: 0 when every address is known and the ftrace filter is set (the
+ * Return: 0 when the IBT guard passes, every address is known and is its
+ * function's ftrace site, and the ftrace filter is set (the
  * steps that can fail before any hook goes live), or the error of the
  * first symbol that could not be found, after undoing everything; the log
  * names the symbol.
@@ -310,6 +352,9 @@ int nosec_hooks_prepare(void)
 {
 	int i, ret;
 
+	ret = nosec_ibt_guard();
+	if (ret)
+		return ret;
 	nosec_ftrace_ops.func = nosec_hook_callback;
 	/*
 	 * IPMODIFY: handlers redirect.  PERMANENT: the ftrace_enabled sysctl
@@ -343,7 +388,7 @@ out_forget:
 static void nosec_direct_hook_remove(struct nosec_hook *h)
 {
 	if (h->direct && h->addr)
-		unregister_ftrace_direct(h->addr, (unsigned long)h->direct);
+		nosec_unregister_direct(&h->direct_ops, h->addr, h->direct);
 }
 
 static int nosec_direct_hooks_install(void)
@@ -356,7 +401,7 @@ static int nosec_direct_hooks_install(void)
 		if (!h->direct || !h->addr)
 			continue;
 		ret = nosec_test_fail_step("direct") ?:
-		      register_ftrace_direct(h->addr, (unsigned long)h->direct);
+		      nosec_register_direct(&h->direct_ops, h->addr, h->direct);
 		if (ret) {
 			pr_err("cannot probe %s: %d\n", h->symbol, ret);
 			goto out_remove_direct;
@@ -430,16 +475,92 @@ void nosec_hooks_remove(void)
 }
 
 /**
- * nosec_hook_original() - address of a hooked kernel function
+ * nosec_hook_call() - run a hooked kernel function from its replacement
  * @id: the hook
+ * @arg0: the function's first argument
+ * @arg1: its second argument, or 0 (no hooked function takes more)
  *
- * Only valid while the hooks are installed.
+ * Enters the function at its ftrace site by a return, never by an
+ * indirect call (call_original.S); the hook's dispatcher lets the call
+ * through, since it comes from the module.  Only while the hooks are
+ * installed.
  *
- * Return: the function's entry address, to call it from a replacement.
+ * Return: the function's return value, in a register's width; the caller
+ * narrows it to the function's return type.
  */
-unsigned long nosec_hook_original(enum nosec_hook_id id)
+unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
+			      unsigned long arg1)
 {
-	return nosec_hooks[id].addr;
+	return nosec_call_original(arg0, arg1, 0, 0, 0, nosec_hooks[id].addr);
+}
+
+/* Test-only: a kernel function the IBT guard must check (see below). */
+static char *test_ibt_target;
+module_param(test_ibt_target, charp, 0400);
+MODULE_PARM_DESC(test_ibt_target,
+		 "test only: check this symbol (+OFFSET) as an indirect-branch target");
+
+/* Does the kernel text at @addr hold an endbr64? */
+static bool nosec_endbr_at(unsigned long addr)
+{
+	u32 insn;
+
+	return !copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) &&
+	       is_endbr(insn);
+}
+
+/*
+ * May the module branch indirectly to @addr?  On a kernel built with
+ * X86_KERNEL_IBT an indirect call or jump must land on an endbr64, or the
+ * CPU raises a control-protection fault; the kernel also seals the
+ * endbr64 of functions whose address it never takes.
+ */
+static int nosec_ibt_check(const char *what, unsigned long addr)
+{
+	if (!HAS_KERNEL_IBT)
+		return 0;
+	if (!nosec_endbr_at(addr)) {
+		pr_err("%s at %pS does not start with endbr64: an indirect branch there would fault (IBT); not loading\n",
+		       what, (void *)addr);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/**
+ * nosec_ibt_guard() - check every address the module branches to indirectly
+ *
+ * Return: 0, or -ENOEXEC with the target named in the kernel log.
+ */
+int nosec_ibt_guard(void)
+{
+	unsigned long addr, off = 0;
+	char *plus, symbol[KSYM_NAME_LEN];
+	int ret;
+
+	/*
+	 * The module makes no indirect branch to a kernel address.  It
+	 * reaches hooked functions by a return (nosec_hook_call()), and the
+	 * kernel reaches the module's own functions.  So the list is empty
+	 * but for test_ibt_target, which shows the guard refusing a target;
+	 * an indirect call added later belongs here.
+	 */
+	if (!test_ibt_target)
+		return 0;
+	strscpy(symbol, test_ibt_target, sizeof(symbol));
+	plus = strchr(symbol, '+');
+	if (plus) {
+		*plus = '\0';
+		if (kstrtoul(plus + 1, 0, &off))
+			return -EINVAL;
+	}
+	ret = nosec_symbol_address(symbol, &addr);
+	if (ret)
+		return ret;
+	/* The kprobe lookup steps over an endbr64: back to the symbol. */
+	if (HAS_KERNEL_IBT && nosec_endbr_at(addr - ENDBR_INSN_SIZE))
+		addr -= ENDBR_INSN_SIZE;
+	return nosec_ibt_check(test_ibt_target, addr + off);
 }
 
 /**

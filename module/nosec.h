@@ -135,7 +135,14 @@ void nosec_hooks_forget(void);
 int nosec_hooks_enable(void);
 void nosec_hooks_remove(void);
 int nosec_test_fail_step(const char *step);
-unsigned long nosec_hook_original(enum nosec_hook_id id);
+unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
+			      unsigned long arg1);
+int nosec_ibt_guard(void);
+
+/* call_original.S: fn(a0, ..., a4), entered by a return. */
+unsigned long nosec_call_original(unsigned long a0, unsigned long a1,
+				  unsigned long a2, unsigned long a3,
+				  unsigned long a4, unsigned long fn);
 unsigned long nosec_hooks_missed(void);
 void nosec_hook_redirect(struct pt_regs *regs, void *replacement);
 

@@ -13,6 +13,7 @@
 #include <asm/linkage.h>
 #include <uapi/linux/nosec_exec.h>
 
+#include "compat.h"
 #include "nosec.h"
 
 static int nosec_prctl_restrict_me(unsigned long mask, unsigned long arg3,
@@ -128,13 +129,17 @@ __visible int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
  * the others pay.  For the module's options (contiguous, see nosec.h) it
  * overwrites its return address with nosec_prctl(), as an IPMODIFY ftrace
  * hook would: nosec_prctl() runs in place of security_task_prctl(), with
- * its arguments, and returns to its caller.
+ * its arguments, and returns to its caller.  As the kernel's own direct
+ * trampolines do, it counts the call that reached it for call-depth
+ * tracking, where the kernel has it.
  */
 asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	.type		nosec_prctl_direct, @function\n"
 "	.globl		nosec_prctl_direct\n"
 "nosec_prctl_direct:\n"
 	ASM_ENDBR
+	/* ftrace's call to a direct trampoline is not accounted: count it. */
+	CALL_DEPTH_ACCOUNT
 "	cmpl	$" __stringify(PR_RESTRICT_ME) ", %edi\n"
 "	jb	1f\n"
 "	cmpl	$" __stringify(PR_GET_FORCE_EXECVE_NOSECURITY) ", %edi\n"

@@ -6,6 +6,8 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
+#include <asm/ibt.h>
+
 #include "nosec.h"
 
 struct nosec_stats nosec_stats;
@@ -26,6 +28,8 @@ static int nosec_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "fork_refused %ld\n",
 		   atomic_long_read(&nosec_stats.fork_refused));
 	seq_printf(m, "missed %lu\n", nosec_hooks_missed());
+	/* 1 on a kernel built with X86_KERNEL_IBT: the IBT guard checks. */
+	seq_printf(m, "ibt_kernel %d\n", HAS_KERNEL_IBT);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nosec_stats);

@@ -22,15 +22,11 @@ module_param(test_fork_enomem, bool, 0600);
 MODULE_PARM_DESC(test_fork_enomem,
 		 "test only: fail the child-state allocation of restricted forks");
 
-typedef int (*nosec_task_alloc_fn)(struct task_struct *task,
-				   unsigned long clone_flags);
-
 static int nosec_task_alloc(struct task_struct *task,
 			    unsigned long clone_flags)
 {
 	/* Only reached when current has flags to pass on. */
 	unsigned int inherit = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
-	nosec_task_alloc_fn alloc;
 	struct nosec_task *t;
 	int ret;
 
@@ -40,8 +36,8 @@ static int nosec_task_alloc(struct task_struct *task,
 		atomic_long_inc(&nosec_stats.fork_enomem);
 		return -ENOMEM;
 	}
-	alloc = (nosec_task_alloc_fn)nosec_hook_original(NOSEC_HOOK_TASK_ALLOC);
-	ret = alloc(task, clone_flags);
+	ret = (int)nosec_hook_call(NOSEC_HOOK_TASK_ALLOC, (unsigned long)task,
+				   clone_flags);
 	if (ret) {
 		nosec_task_discard(t);
 		return ret;

@@ -366,6 +366,43 @@ static int t_every_load_step_unwinds(void)
 	return PASS;
 }
 
+/* ---- IBT: no indirect branch to an address without endbr64 ---- */
+
+/*
+ * test_ibt_target names an address the guard checks as if the module
+ * branched there indirectly.  A function's entry starts with endbr64 on a
+ * kernel built with X86_KERNEL_IBT (__x64_sys_execve keeps its own: the
+ * syscall table takes its address); 4 bytes in, no instruction does.  On
+ * a kernel built without IBT the guard has nothing to check.
+ */
+static int t_ibt_guard(void)
+{
+	const char *marker = "nosec_test: ibt guard";
+	long ibt = stat_value("ibt_kernel");
+	int bad;
+
+	CHECK(ibt == 0 || ibt == 1, "stats: ibt_kernel %ld", ibt);
+	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
+	CHECK(load_module_with("test_ibt_target=__x64_sys_execve") == 0,
+	      "a function's entry must pass the guard: %d", errno);
+	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
+	CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
+	bad = load_module_with("test_ibt_target=__x64_sys_execve+4");
+	if (ibt) {
+		CHECK(bad == -1, "4 bytes into a function must fail the load");
+		CHECK(log_says_after(marker, "does not start with endbr64"),
+		      "the log names the target");
+		CHECK(access("/dev/nosec_exec", F_OK) != 0 &&
+		      module_probes() == 0, "the refused load left something");
+	} else {
+		CHECK(bad == 0, "no IBT: the guard must not refuse: %d", errno);
+		CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d",
+		      errno);
+	}
+	CHECK(load_module() == 0, "normal load after the guard: %d", errno);
+	return PASS;
+}
+
 /* ---- root cannot switch the hooks off ---- */
 
 static int t_ftrace_sysctl_cannot_disable(void)
@@ -430,6 +467,7 @@ static int t_exec_group_policy(void)
 const struct test_case failsafe_cases[] = {
 	{ "fail_closed_every_missed_hook", t_every_missed_hook_fails_closed, 1, 300 },
 	{ "load_every_failing_step_unwinds", t_every_load_step_unwinds, 1 },
+	{ "ibt_guard_refuses_target_without_endbr", t_ibt_guard, 1 },
 	{ "ftrace_sysctl_cannot_disable_hooks", t_ftrace_sysctl_cannot_disable, 1 },
 	{ "exec_group_decides_who_may_nosec_exec", t_exec_group_policy, 1 },
 	{ NULL },
