@@ -21,15 +21,14 @@
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
+#include <linux/stringify.h>
+#include <asm/alternative.h>
+#include <asm/cpufeatures.h>
 #include <asm/nospec-branch.h>
 #include <asm/unwind_hints.h>
 
 	.text
 SYM_FUNC_START(nosec_call_original)
-#ifdef CONFIG_MITIGATION_CALL_DEPTH_TRACKING
-	/* fn's return will count as one: account for it, as a call would. */
-	CALL_DEPTH_ACCOUNT
-#endif
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	.Lnosec_enter
 	int3				/* speculation trap */
@@ -37,7 +36,18 @@ SYM_FUNC_START(nosec_call_original)
 	/* Our return address becomes fn; the caller's is right under it. */
 	mov	%r9, (%rsp)
 	UNWIND_HINT_FUNC
-	ANNOTATE_UNRET_SAFE
-	ret
-	int3
+	/*
+	 * Through the return thunk, as every return must be for the
+	 * retbleed and SRSO mitigations, except where the kernel tracks
+	 * call depth: there the call that reached the thunk was counted
+	 * (its call thunk), fn's return will count down, and this return
+	 * must not, as in the kernel's own ftrace_regs_caller.
+	 */
+#ifdef CONFIG_MITIGATION_CALL_DEPTH_TRACKING
+	ALTERNATIVE __stringify(RET), \
+		    __stringify(ANNOTATE_UNRET_SAFE; ret; int3), \
+		    X86_FEATURE_CALL_DEPTH
+#else
+	RET
+#endif
 SYM_FUNC_END(nosec_call_original)

@@ -52,8 +52,6 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/ibt.h>
-#include <asm/nops.h>
-#include <asm/text-patching.h>
 
 #include "compat.h"
 #include "nosec.h"
@@ -208,8 +206,14 @@ static bool nosec_hook_listed(const char *list, const char *symbol)
 	return false;
 }
 
-/* The function's address, without arming anything: a disabled kprobe. */
-static int nosec_symbol_address(const char *symbol, unsigned long *addr)
+/*
+ * The function's address, without arming anything: a disabled kprobe.
+ * It is the function's ftrace site (after an endbr64, or its seal) when
+ * the function has one: then @ftrace_site says so, from the kernel's own
+ * table (the kprobe uses ftrace there).
+ */
+static int nosec_symbol_address(const char *symbol, unsigned long *addr,
+				bool *ftrace_site)
 {
 	struct kprobe kp = {
 		.symbol_name = symbol,
@@ -221,6 +225,7 @@ static int nosec_symbol_address(const char *symbol, unsigned long *addr)
 	if (ret)
 		return ret;
 	*addr = (unsigned long)kp.addr;
+	*ftrace_site = kprobe_ftrace(&kp);
 	unregister_kprobe(&kp);
 	return 0;
 }
@@ -274,24 +279,10 @@ static void notrace nosec_hook_callback(unsigned long ip,
 	nosec_hook_dispatch(ip, parent_ip, nosec_ftrace_pt_regs(fregs));
 }
 
-/*
- * Does @addr hold an ftrace site: the 5-byte nop ftrace leaves there, or
- * the call it patches in (another tracer may be using the function)?
- */
-static bool nosec_ftrace_site(unsigned long addr)
-{
-	static const u8 nop5[CALL_INSN_SIZE] = { BYTES_NOP5 };
-	u8 insn[CALL_INSN_SIZE];
-
-	if (copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)))
-		return false;
-	return !memcmp(insn, nop5, sizeof(insn)) ||
-	       insn[0] == CALL_INSN_OPCODE;
-}
-
 static int nosec_hook_resolve(struct nosec_hook *h)
 {
 	unsigned long addr = 0;
+	bool ftrace_site;
 	int ret;
 
 	/* A direct hook has no dispatcher to miss in. */
@@ -300,21 +291,16 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 		pr_warn("test_miss: %s misses every hit\n", h->symbol);
 	if (fail_probe && !strcmp(fail_probe, h->symbol))
 		return -ENOENT;
-	ret = nosec_symbol_address(h->symbol, &addr);
+	ret = nosec_symbol_address(h->symbol, &addr, &ftrace_site);
 	if (ret)
 		return ret;
 	/*
-	 * The module enters the function at its ftrace site, which is also
-	 * where it hooks it (nosec_hook_call()): the first instruction, or
-	 * the one after the endbr64 (the lookup gives the address after an
-	 * endbr64, but the start of a function whose endbr64 the kernel
-	 * sealed).  ftrace_set_filter_ip() then checks it against ftrace's
-	 * own table.
+	 * The module hooks the function at its ftrace site and enters it
+	 * there (nosec_hook_call()): the address must be that site, as
+	 * ftrace's own table has it, or the kernel is not one the module
+	 * knows (a function without an ftrace site at its entry).
 	 */
-	if (!nosec_ftrace_site(addr) && HAS_KERNEL_IBT &&
-	    nosec_ftrace_site(addr + ENDBR_INSN_SIZE))
-		addr += ENDBR_INSN_SIZE;
-	if (!nosec_ftrace_site(addr)) {
+	if (!ftrace_site) {
 		pr_err("%s: no ftrace site at its entry (%pS): unknown kernel\n",
 		       h->symbol, (void *)addr);
 		return -ENOEXEC;
@@ -500,8 +486,18 @@ module_param(test_ibt_target, charp, 0400);
 MODULE_PARM_DESC(test_ibt_target,
 		 "test only: check this symbol (+OFFSET) as an indirect-branch target");
 
-/* Does the kernel text at @addr hold an endbr64? */
+/* Does the kernel text at @addr hold an endbr64 (and not its seal)? */
 static bool nosec_endbr_at(unsigned long addr)
+{
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	u8 insn[sizeof(endbr64)];
+
+	return !copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)) &&
+	       !memcmp(insn, endbr64, sizeof(insn));
+}
+
+/* Was there an endbr64 at @addr when the kernel was built (maybe sealed)? */
+static bool nosec_endbr_or_seal_at(unsigned long addr)
 {
 	u32 insn;
 
@@ -536,6 +532,7 @@ int nosec_ibt_guard(void)
 {
 	unsigned long addr, off = 0;
 	char *plus, symbol[KSYM_NAME_LEN];
+	bool ftrace_site;
 	int ret;
 
 	/*
@@ -554,11 +551,11 @@ int nosec_ibt_guard(void)
 		if (kstrtoul(plus + 1, 0, &off))
 			return -EINVAL;
 	}
-	ret = nosec_symbol_address(symbol, &addr);
+	ret = nosec_symbol_address(symbol, &addr, &ftrace_site);
 	if (ret)
 		return ret;
-	/* The kprobe lookup steps over an endbr64: back to the symbol. */
-	if (HAS_KERNEL_IBT && nosec_endbr_at(addr - ENDBR_INSN_SIZE))
+	/* The kprobe lookup steps over an endbr64 or its seal: step back. */
+	if (HAS_KERNEL_IBT && nosec_endbr_or_seal_at(addr - ENDBR_INSN_SIZE))
 		addr -= ENDBR_INSN_SIZE;
 	return nosec_ibt_check(test_ibt_target, addr + off);
 }

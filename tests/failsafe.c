@@ -372,8 +372,10 @@ static int t_every_load_step_unwinds(void)
  * test_ibt_target names an address the guard checks as if the module
  * branched there indirectly.  A function's entry starts with endbr64 on a
  * kernel built with X86_KERNEL_IBT (__x64_sys_execve keeps its own: the
- * syscall table takes its address); 4 bytes in, no instruction does.  On
- * a kernel built without IBT the guard has nothing to check.
+ * syscall table takes its address); 4 bytes in, no instruction does; and
+ * the kernel seals (overwrites) the endbr64 of a function whose address
+ * nothing takes, such as security_bprm_check.  On a kernel built without
+ * IBT the guard has nothing to check.
  */
 static int t_ibt_guard(void)
 {
@@ -390,10 +392,16 @@ static int t_ibt_guard(void)
 	bad = load_module_with("test_ibt_target=__x64_sys_execve+4");
 	if (ibt) {
 		CHECK(bad == -1, "4 bytes into a function must fail the load");
-		CHECK(log_says_after(marker, "does not start with endbr64"),
+		CHECK(log_says_after(marker, "__x64_sys_execve+4 at"),
 		      "the log names the target");
 		CHECK(access("/dev/nosec_exec", F_OK) != 0 &&
 		      module_probes() == 0, "the refused load left something");
+		/* Sealed at boot: nothing takes its address. */
+		CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
+		CHECK(load_module_with("test_ibt_target=security_bprm_check") == -1,
+		      "a sealed function must fail the load");
+		CHECK(log_says_after(marker, "security_bprm_check at"),
+		      "the log names the sealed target");
 	} else {
 		CHECK(bad == 0, "no IBT: the guard must not refuse: %d", errno);
 		CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d",
