@@ -486,14 +486,18 @@ module_param(test_ibt_target, charp, 0400);
 MODULE_PARM_DESC(test_ibt_target,
 		 "test only: check this symbol (+OFFSET) as an indirect-branch target");
 
-/* Does the kernel text at @addr hold an endbr64 (and not its seal)? */
+/* The 4 bytes of kernel text at @addr, little-endian; false if unreadable. */
+static bool nosec_text32(unsigned long addr, u32 *insn)
+{
+	return !copy_from_kernel_nofault(insn, (void *)addr, sizeof(*insn));
+}
+
+/* Does the kernel text at @addr hold an endbr64 (f3 0f 1e fa), not its seal? */
 static bool nosec_endbr_at(unsigned long addr)
 {
-	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	u8 insn[sizeof(endbr64)];
+	u32 insn;
 
-	return !copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)) &&
-	       !memcmp(insn, endbr64, sizeof(insn));
+	return nosec_text32(addr, &insn) && insn == 0xfa1e0ff3;
 }
 
 /* Was there an endbr64 at @addr when the kernel was built (maybe sealed)? */
@@ -501,8 +505,7 @@ static bool nosec_endbr_or_seal_at(unsigned long addr)
 {
 	u32 insn;
 
-	return !copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) &&
-	       is_endbr(insn);
+	return nosec_text32(addr, &insn) && is_endbr(insn);
 }
 
 /*
