@@ -10,7 +10,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 		    /lib/modules/$(KVER)/build)
 
 .PHONY: all module userspace tests clean deps check demo check-debug stress bench \
-	check-debug-quick check-kernels \
+	check-debug-quick check-kernels check-real \
 	lint install uninstall modules_install dkms-build check-install
 
 all: module userspace tests
@@ -47,6 +47,13 @@ stress: deps
 demo: deps
 	$(MAKE) all
 	qemu/run --timeout 600 -- /nosec/tests/demo.sh
+
+# Real Debian programs (su, passwd, mount, ping, gcc, python, bwrap,
+# AppArmor...) in a guest booted on this machine's own root filesystem.
+check-real:
+	qemu/deps --real
+	$(MAKE) all
+	qemu/run --hostfs --user 0 --timeout 1800 -- /nosec/tests/real.sh
 
 # The suite on every kernel Debian ships for amd64 (6.1 generic, cloud and
 # rt, the newest 6.12), each fetched into the cache, not installed.
