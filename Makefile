@@ -11,7 +11,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 
 .PHONY: all module userspace tests clean deps check demo check-debug stress bench \
 	check-debug-quick check-kernels check-real \
-	lint install uninstall modules_install dkms-build check-install
+	lint install uninstall modules_install dkms-build check-install deb
 
 all: module userspace tests
 
@@ -147,6 +147,12 @@ uninstall:
 # the installed man pages linted, and make uninstall.
 check-install: userspace
 	tools/check-install
+
+# Debian packages (nosec-exec-dkms, libnosec1, libnosec-dev, nosec-run)
+# with dpkg-buildpackage, into dist/; lintian must find no error or warning.
+deb:
+	qemu/deps --real
+	tools/make-deb
 
 # For packagers: the module under INSTALL_MOD_PATH (Kbuild's own target).
 modules_install:

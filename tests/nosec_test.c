@@ -983,6 +983,53 @@ static void nosec_run_capture(void *arg)
 	execve("/nosec/bin/nosec-run", argv, environ);
 }
 
+/* Usage errors name the problem and point to --help, without the usage. */
+static int t_cli_usage_errors(void)
+{
+	static const char *const cases[][2] = {
+		{ "--bogus", "nosec-run: unrecognized option '--bogus'\n" },
+		{ "-z", "nosec-run: invalid option -- 'z'\n" },
+		{ "--force", "nosec-run: --force needs --restrict" },
+	};
+	struct run r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int status = capture(nosec_run_capture, (void *)cases[i][0], &r);
+
+		CHECK(WEXITSTATUS(status) == 125, "%s: status %#x", cases[i][0], status);
+		CHECK(!strncmp(r.out, cases[i][1], strlen(cases[i][1])),
+		      "%s said: %s", cases[i][0], r.out);
+		CHECK(strstr(r.out, "Try 'nosec-run --help' for more information.\n") &&
+		      !strstr(r.out, "Usage:"), "%s said: %s", cases[i][0], r.out);
+	}
+	return PASS;
+}
+
+/* nosec-run as TEST_UID, stderr on stdout, for capture(). */
+static void nosec_run_capture_as_user(void *arg)
+{
+	if (drop_to_user())
+		_exit(98);
+	nosec_run_capture(arg);
+}
+
+/* A device the user may not open is named as the reason, status 125. */
+static int t_cli_device_refused(void)
+{
+	struct run r;
+	int status;
+
+	CHECK(chmod("/dev/nosec_exec", 0600) == 0, "chmod: %d", errno);
+	status = capture(nosec_run_capture_as_user, "--", &r);
+	CHECK(chmod("/dev/nosec_exec", 0666) == 0, "chmod back: %d", errno);
+	CHECK(WEXITSTATUS(status) == 125, "status %#x", status);
+	CHECK(strstr(r.out, "cannot open /dev/nosec_exec: Permission denied") &&
+	      !strstr(r.out, "cannot run"), "said: %s", r.out);
+	status = capture(nosec_run_capture_as_user, "--", &r);
+	CHECK(WEXITSTATUS(status) == 0, "mode 0666 again: status %#x: %s", status, r.out);
+	return PASS;
+}
+
 static int t_cli_version(void)
 {
 	char want[64] = "", line[64];
@@ -1329,6 +1376,8 @@ const struct test_case spec_cases[] = {
 	{ "force_subprocess_execve_via_nosec_run", t_force_subprocess },
 	{ "nosec_run_exit_codes", t_cli_errors },
 	{ "nosec_run_version", t_cli_version },
+	{ "nosec_run_usage_errors_point_to_help", t_cli_usage_errors },
+	{ "nosec_run_names_a_refused_device", t_cli_device_refused, 1 },
 	{ "nosec_run_module_not_loaded", t_cli_module_not_loaded, 1 },
 	{ "stats_count_nosec_and_denied", t_stats_counters, 1 },
 	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },

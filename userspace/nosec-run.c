@@ -7,6 +7,7 @@
  * found but could not be run, 127 PROGRAM was not found.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,23 +28,38 @@ extern char **environ;
 
 static const char *prog = "nosec-run";
 
-static void usage(FILE *out)
+static void usage(void)
 {
-	fprintf(out,
-		"Usage: %s [--restrict] [--force] [--] PROGRAM [ARGS...]\n"
-		"Run PROGRAM with execve_nosecurity(): no set-user/group-ID,\n"
-		"no file capabilities, no LSM transition, AT_SECURE=0.\n"
-		"\n"
-		"  -r, --restrict  forbid execve() for PROGRAM and its children\n"
-		"                  (PR_RESTRICT_ME, PR_RESTRICT_EXEC; irrevocable)\n"
-		"  -f, --force     turn their execve() calls into\n"
-		"                  execve_nosecurity() (needs --restrict)\n"
-		"  -h, --help      show this help and exit\n"
-		"  -V, --version   show the version and exit\n"
-		"\n"
-		"Exit status: PROGRAM's, or 125 if nosec-run failed, 126 if\n"
-		"PROGRAM could not be run, 127 if it was not found.\n",
-		prog);
+	printf("Usage:\n"
+	       " %s [options] [--] <program> [<argument>...]\n"
+	       "\n"
+	       "Run a program through execve_nosecurity(): it starts with the\n"
+	       "caller's own credentials; no set-user/group-ID bit, no file\n"
+	       "capability, no LSM transition, AT_SECURE 0.\n"
+	       "\n"
+	       "Options:\n"
+	       " -r, --restrict  forbid execve() for the program and its children\n"
+	       "                 (PR_RESTRICT_ME, PR_RESTRICT_EXEC; irrevocable)\n"
+	       " -f, --force     turn their execve() calls into\n"
+	       "                 execve_nosecurity() instead (needs --restrict)\n"
+	       "\n"
+	       " -h, --help      display this help\n"
+	       " -V, --version   display version\n"
+	       "\n"
+	       "Exit status: the program's; 125 if %s itself failed,\n"
+	       "126 if the program could not be run, 127 if it was not found.\n"
+	       "\n"
+	       "For more details see nosec-run(1).\n", prog, prog);
+}
+
+/* A usage error: say what is wrong and where help is, nothing more. */
+static int usage_error(const char *what, const char *arg)
+{
+	if (what)
+		fprintf(stderr, "%s: %s%s%s\n", prog, what, arg ? " " : "",
+			arg ? arg : "");
+	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+	return EXIT_RUN_FAILED;
 }
 
 static void module_not_loaded(void)
@@ -52,6 +68,30 @@ static void module_not_loaded(void)
 		"%s: the nosec_exec module is not loaded (no /dev/%s);\n"
 		"%s: load it with: modprobe nosec_exec (or insmod nosec_exec.ko)\n",
 		prog, NOSEC_EXEC_DEVICE_NAME, prog);
+}
+
+/*
+ * EACCES or EPERM from the device itself, not from the program: its mode,
+ * the module's exec_group, an LSM or a device cgroup keeps this user from
+ * nosecurity execs.
+ */
+static int device_refused(void)
+{
+	const char *dev = "/dev/" NOSEC_EXEC_DEVICE_NAME;
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EACCES && errno != EPERM)
+		return 0;
+	fprintf(stderr,
+		"%s: cannot open %s: %s\n"
+		"%s: nosecurity execs are not allowed for this user here (the\n"
+		"%s: device's mode or the module's exec_group; see nosec_exec(4))\n",
+		prog, dev, strerror(errno), prog, prog);
+	return 1;
 }
 
 static int exit_code_for(int err)
@@ -105,6 +145,8 @@ int main(int argc, char *argv[])
 	};
 	int restrict_exec = 0, force = 0, c, err;
 
+	opterr = 0;	/* the messages below name "nosec-run", not argv[0] */
+
 	while ((c = getopt_long(argc, argv, "+rfhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -114,25 +156,26 @@ int main(int argc, char *argv[])
 			force = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			usage();
 			return 0;
 		case 'V':
 			printf("%s (nosec_exec) %s\n", prog, NOSEC_VERSION);
 			return 0;
 		default:
-			usage(stderr);
-			return EXIT_RUN_FAILED;
+			if (optopt)
+				fprintf(stderr, "%s: invalid option -- '%c'\n",
+					prog, optopt);
+			else
+				fprintf(stderr, "%s: unrecognized option '%s'\n",
+					prog, argv[optind - 1]);
+			return usage_error(NULL, NULL);
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "%s: missing PROGRAM\n", prog);
-		usage(stderr);
-		return EXIT_RUN_FAILED;
-	}
-	if (force && !restrict_exec) {
-		fprintf(stderr, "%s: --force needs --restrict\n", prog);
-		return EXIT_RUN_FAILED;
-	}
+	if (optind >= argc)
+		return usage_error("no program specified", NULL);
+	if (force && !restrict_exec)
+		return usage_error("--force needs --restrict:",
+				   "forced execs exist only in a restricted tree");
 	if (restrict_exec && nosec_restrict_exec() < 0) {
 		if (errno == ENOSYS)
 			module_not_loaded();
@@ -152,6 +195,8 @@ int main(int argc, char *argv[])
 		module_not_loaded();
 		return EXIT_RUN_FAILED;
 	}
+	if ((err == EACCES || err == EPERM) && device_refused())
+		return EXIT_RUN_FAILED;
 	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[optind],
 		strerror(err));
 	return exit_code_for(err);
