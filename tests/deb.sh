@@ -10,8 +10,12 @@
 # shellcheck disable=SC2016,SC2034
 set -u
 export LC_ALL=C
-PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# It installs and purges packages: only in a --hostfs guest's overlay.
+[ -e /nosec/stage2 ] || { echo "deb.sh: only in a qemu/run --hostfs guest" >&2; exit 2; }
+# What the packages installed, not a copy under /usr/local.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
+export PKG_CONFIG_LIBDIR=/usr/lib/x86_64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 kver=$(uname -r)
 pkgs="nosec-exec-dkms libnosec1 libnosec-dev nosec-run"
 work=/tmp/deb
@@ -36,9 +40,12 @@ check() { # check NAME CONDITION: one TAP line
 # (see qemu/init), without what apt and dpkg keep as their own records.
 # Directories are not counted (dpkg leaves an empty one it created, as on
 # any Debian system), nor depmod's index files: the kernel's own package
-# owns them, but this guest's kernel is not installed on the host.
+# owns them, but this guest's kernel is not installed on the host.  Nor
+# DKMS's module-signing key pair, which its first build on a machine
+# creates and keeps on purpose (see Secure Boot in the README).
 changes() {
 	(cd /run/nosec-overlay/upper && find . -mindepth 1 ! -type d | sort) |
+		grep -Ev '^\./var/lib/dkms/mok\.(key|pub)$' |
 		grep -Ev '^\./(var/(lib/(dpkg|apt)|log|cache)|run|tmp|root)(/|$)' |
 		grep -Ev '^\./etc/ld\.so\.cache$' |
 		grep -Ev "^\./usr/lib/modules/$kver/modules\.[a-z.]+$"
@@ -50,7 +57,10 @@ uid=$(id -u nosecdeb)
 # man-db's trigger would re-index every manual page of the host over 9p
 # under TCG, minutes of it, twice; it is not what is tested here.
 rm -f /var/lib/man-db/auto-update
+[ -d /run/nosec-overlay/upper ] || { echo "Bail out! no overlay upper layer"; exit 1; }
 changes >"$work/changes.before"
+# useradd's changes at least: an empty list means the listing is broken.
+[ -s "$work/changes.before" ] || { echo "Bail out! empty overlay listing"; exit 1; }
 as_user() { setpriv --reuid="$uid" --regid="$uid" --init-groups env -i \
 	PATH="$PATH" HOME=/home/nosecdeb "$@"; }
 
@@ -73,7 +83,7 @@ check "/dev/nosec_exec appears, mode 0666" \
 
 install -m 4755 -o root /usr/bin/id "$work/suid-id"
 as_user "$work/suid-id" -u >"$work/out.plain" 2>&1
-as_user nosec-run --restrict --force sh -c "$work/suid-id -u" >"$work/out" 2>&1
+as_user /usr/bin/nosec-run --restrict --force sh -c "$work/suid-id -u" >"$work/out" 2>&1
 rc=$?
 check "the packaged nosec-run (linked to libnosec.so.1) runs a setuid copy without privilege" \
 	'ldd /usr/bin/nosec-run | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/x86_64-linux-gnu/libnosec\.so\.1" &&
@@ -99,7 +109,9 @@ cc $(pkg-config --cflags libnosec) -o "$work/prog" "$work/prog.c" \
 rc=$?
 as_user "$work/prog" "$work/suid-id" -u >"$work/out" 2>&1
 check "a program built with pkg-config libnosec runs the setuid copy without privilege" \
-	'[ $rc = 0 ] && ldd "$work/prog" | grep -q libnosec.so.1 && [ "$(cat "$work/out")" = "$uid" ]'
+	'[ $rc = 0 ] && [ "$(pkg-config --variable=libdir libnosec)" = /usr/lib/x86_64-linux-gnu ] &&
+	 ldd "$work/prog" | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/x86_64-linux-gnu/libnosec\.so\.1" &&
+	 [ "$(cat "$work/out")" = "$uid" ]'
 
 for p in $pkgs; do dpkg -L "$p"; done | sort -u >"$work/files"
 step "apt-get purge"
@@ -111,7 +123,9 @@ check "apt-get purge of the four packages" '[ $rc = 0 ]'
 check "dpkg knows none of them any more" \
 	'for p in $pkgs; do ! dpkg -L "$p" >/dev/null 2>&1 || exit 1; done'
 check "every file they installed is gone" \
-	'while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || { echo "# left: $f"; exit 1; }; done <"$work/files"'
+	'while read -r f; do
+		[ -d "$f" ] || { [ ! -e "$f" ] && [ ! -L "$f" ]; } || { echo "# left: $f"; exit 1; }
+	 done <"$work/files"'
 check "no module under /lib/modules/$kver, no DKMS tree, no /usr/src/nosec_exec-*, no /dev/nosec_exec" \
 	'[ -z "$(find /lib/modules/"$kver" -name "nosec_exec.ko*")" ] &&
 	 [ ! -e /var/lib/dkms/nosec_exec ] && ! ls -d /usr/src/nosec_exec-* 2>/dev/null &&

@@ -989,6 +989,7 @@ static int t_cli_usage_errors(void)
 	static const char *const cases[][2] = {
 		{ "--bogus", "nosec-run: unrecognized option '--bogus'\n" },
 		{ "-z", "nosec-run: invalid option -- 'z'\n" },
+		{ "--restrict=x", "nosec-run: option '--restrict' doesn't allow an argument\n" },
 		{ "--force", "nosec-run: --force needs --restrict" },
 	};
 	struct run r;

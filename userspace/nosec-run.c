@@ -62,8 +62,33 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_RUN_FAILED;
 }
 
+/*
+ * No device: either the module is not loaded, or it is and this mount
+ * namespace has a /dev of its own without the node (bwrap --dev,
+ * systemd's PrivateDevices=).  The prctl answers only when it is loaded.
+ */
+/* What getopt_long() rejected, in its own words (opterr is off). */
+static void bad_option(const char *arg)
+{
+	if (!strncmp(arg, "--", 2) && optopt)	/* --restrict=x */
+		fprintf(stderr, "%s: option '%.*s' doesn't allow an argument\n",
+			prog, (int)strcspn(arg, "="), arg);
+	else if (!strncmp(arg, "--", 2))
+		fprintf(stderr, "%s: unrecognized option '%s'\n", prog, arg);
+	else
+		fprintf(stderr, "%s: invalid option -- '%c'\n", prog, optopt);
+}
+
 static void module_not_loaded(void)
 {
+	if (nosec_exec_restricted() >= 0) {
+		fprintf(stderr,
+			"%s: the nosec_exec module is loaded, but /dev/%s is missing here\n"
+			"%s: (a private /dev? bind the node in, e.g. bwrap --dev-bind /dev/%s /dev/%s)\n",
+			prog, NOSEC_EXEC_DEVICE_NAME, prog,
+			NOSEC_EXEC_DEVICE_NAME, NOSEC_EXEC_DEVICE_NAME);
+		return;
+	}
 	fprintf(stderr,
 		"%s: the nosec_exec module is not loaded (no /dev/%s);\n"
 		"%s: load it with: modprobe nosec_exec (or insmod nosec_exec.ko)\n",
@@ -162,12 +187,7 @@ int main(int argc, char *argv[])
 			printf("%s (nosec_exec) %s\n", prog, NOSEC_VERSION);
 			return 0;
 		default:
-			if (optopt)
-				fprintf(stderr, "%s: invalid option -- '%c'\n",
-					prog, optopt);
-			else
-				fprintf(stderr, "%s: unrecognized option '%s'\n",
-					prog, argv[optind - 1]);
+			bad_option(argv[optind - 1]);
 			return usage_error(NULL, NULL);
 		}
 	}
@@ -185,8 +205,9 @@ int main(int argc, char *argv[])
 		return EXIT_RUN_FAILED;
 	}
 	if (force && nosec_set_force(1) < 0) {
-		fprintf(stderr, "%s: prctl(PR_SET_FORCE_EXECVE_NOSECURITY): %s\n",
-			prog, strerror(errno));
+		fprintf(stderr, "%s: prctl(PR_SET_FORCE_EXECVE_NOSECURITY): %s%s\n",
+			prog, strerror(errno), errno == EACCES ?
+			" (not a member of the module's exec_group; see nosec_exec(4))" : "");
 		return EXIT_RUN_FAILED;
 	}
 
