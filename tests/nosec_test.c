@@ -1031,6 +1031,53 @@ static int t_cli_device_refused(void)
 	return PASS;
 }
 
+/*
+ * As TEST_UID, the setuid-root probe asked whether its euid is TEST_UID:
+ * through nosec-run --restrict --force (arg "forced"), or plainly, the
+ * control that shows the question can be answered no.
+ */
+static void suid_probe_as_user(void *arg)
+{
+	char uid[16];
+	char *forced[] = { "nosec-run", "--restrict", "--force",
+			   FIX_PROBE_SUID, "--euid", uid, NULL };
+	char *plain[] = { FIX_PROBE_SUID, "--euid", uid, NULL };
+	char **argv = !strcmp(arg, "forced") ? forced : plain;
+
+	snprintf(uid, sizeof(uid), "%d", TEST_UID);
+	if (drop_to_user())
+		_exit(98);
+	dup2(1, 2);
+	execve(argv == forced ? "/nosec/bin/nosec-run" : FIX_PROBE_SUID,
+	       argv, environ);
+}
+
+/*
+ * A forced tree's execve() is the nosecurity route and needs no device:
+ * nosec-run -rf works with the node refused (mode 0600) or hidden (a
+ * private /dev), and the set-user-ID bit still gives nothing.
+ */
+static int t_cli_forced_needs_no_device(void)
+{
+	const char *dev = "/dev/nosec_exec", *hidden = "/dev/.nosec_exec";
+	struct run r;
+	int status;
+
+	status = capture(suid_probe_as_user, "plain", &r);
+	CHECK(WEXITSTATUS(status) == 3, "control: plain exec must gain euid 0: %#x", status);
+	CHECK(chmod(dev, 0600) == 0, "chmod: %d", errno);
+	status = capture(suid_probe_as_user, "forced", &r);
+	CHECK(chmod(dev, 0666) == 0, "chmod back: %d", errno);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "mode 0600: status %#x: %s", status, r.out);
+	CHECK(rename(dev, hidden) == 0, "hide: %d", errno);
+	status = capture(suid_probe_as_user, "forced", &r);
+	CHECK(rename(hidden, dev) == 0, "unhide: %d", errno);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "hidden: status %#x: %s", status, r.out);
+	return PASS;
+}
+
 static int t_cli_version(void)
 {
 	char want[64] = "", line[64];
@@ -1379,6 +1426,7 @@ const struct test_case spec_cases[] = {
 	{ "nosec_run_version", t_cli_version },
 	{ "nosec_run_usage_errors_point_to_help", t_cli_usage_errors },
 	{ "nosec_run_names_a_refused_device", t_cli_device_refused, 1 },
+	{ "nosec_run_forced_needs_no_device", t_cli_forced_needs_no_device, 1 },
 	{ "nosec_run_module_not_loaded", t_cli_module_not_loaded, 1 },
 	{ "stats_count_nosec_and_denied", t_stats_counters, 1 },
 	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },

@@ -62,11 +62,6 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_RUN_FAILED;
 }
 
-/*
- * No device: either the module is not loaded, or it is and this mount
- * namespace has a /dev of its own without the node (bwrap --dev,
- * systemd's PrivateDevices=).  The prctl answers only when it is loaded.
- */
 /* What getopt_long() rejected, in its own words (opterr is off). */
 static void bad_option(const char *arg)
 {
@@ -79,6 +74,11 @@ static void bad_option(const char *arg)
 		fprintf(stderr, "%s: invalid option -- '%c'\n", prog, optopt);
 }
 
+/*
+ * No device: either the module is not loaded, or it is and this mount
+ * namespace has a /dev of its own without the node (bwrap --dev,
+ * systemd's PrivateDevices=).  The prctl answers only when it is loaded.
+ */
 static void module_not_loaded(void)
 {
 	if (nosec_exec_restricted() >= 0) {
@@ -125,15 +125,29 @@ static int exit_code_for(int err)
 						 EXIT_CANNOT_RUN;
 }
 
+/*
+ * One exec of @path: through the device, or, in a forced tree, a plain
+ * execve() that the module turns into the nosecurity exec.  That route
+ * needs no device: a private /dev without the node (bwrap --dev,
+ * PrivateDevices=) is no obstacle.  main() has checked that force is on.
+ */
+static void exec_one(const char *path, char *const argv[], int forced)
+{
+	if (forced)
+		execve(path, argv, environ);
+	else
+		execve_nosecurity(path, argv, environ);
+}
+
 /* Like execvp(): search PATH when @file has no slash. */
-static int run_program(const char *file, char *const argv[])
+static int run_program(const char *file, char *const argv[], int forced)
 {
 	const char *path = getenv("PATH");
 	int err = ENOENT;
 	char buf[4096];
 
 	if (strchr(file, '/')) {
-		execve_nosecurity(file, argv, environ);
+		exec_one(file, argv, forced);
 		return errno;
 	}
 	if (!path)
@@ -147,7 +161,7 @@ static int run_program(const char *file, char *const argv[])
 		path += len + (path[len] == ':');
 		if (n < 0 || (size_t)n >= sizeof(buf))
 			continue;
-		execve_nosecurity(buf, argv, environ);
+		exec_one(buf, argv, forced);
 		if (errno == ENOSYS)
 			return errno;
 		/* As execvp(): remember EACCES, keep looking. */
@@ -210,13 +224,19 @@ int main(int argc, char *argv[])
 			" (not a member of the module's exec_group; see nosec_exec(4))" : "");
 		return EXIT_RUN_FAILED;
 	}
+	/* Fail closed: a plain execvp() below only when the module says so. */
+	if (force && nosec_get_force() != 1) {
+		fprintf(stderr, "%s: force mode is not on after PR_SET_FORCE_EXECVE_NOSECURITY\n",
+			prog);
+		return EXIT_RUN_FAILED;
+	}
 
-	err = run_program(argv[optind], &argv[optind]);
+	err = run_program(argv[optind], &argv[optind], force);
 	if (err == ENOSYS) {
 		module_not_loaded();
 		return EXIT_RUN_FAILED;
 	}
-	if ((err == EACCES || err == EPERM) && device_refused())
+	if (!force && (err == EACCES || err == EPERM) && device_refused())
 		return EXIT_RUN_FAILED;
 	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[optind],
 		strerror(err));
