@@ -5,13 +5,14 @@
 # running kernel, modprobe it from updates/dkms, use nosec-run and a
 # program built with pkg-config, then purge everything and check that
 # nothing is left.  TAP output, then "N passed, N failed".
-# Conditions are strings check() evals (in a subshell), which reads the
-# variables they name: hence the two shellcheck exceptions.
+# Conditions are strings check() evals (check NAME eval '...'), which read
+# the variables they name: hence the two exceptions below.
 # shellcheck disable=SC2016,SC2034
 set -u
 export LC_ALL=C
-# It installs and purges packages: only in a --hostfs guest's overlay.
-[ -e /nosec/stage2 ] || { echo "deb.sh: only in a qemu/run --hostfs guest" >&2; exit 2; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+hostfs_guest_only deb.sh
 # What the packages installed, not a copy under /usr/local.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -21,21 +22,6 @@ pkgs="nosec-exec-dkms libnosec1 libnosec-dev nosec-run"
 work=/tmp/deb
 mkdir -p "$work"
 chmod 755 "$work"
-passed=0 failed=0 n=0
-check() { # check NAME CONDITION: one TAP line
-	local name=$1
-	n=$((n + 1))
-	if (eval "$2"); then
-		passed=$((passed + 1))
-		echo "ok $n - $name"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $name"
-		for f in "$work"/out*; do
-			[ -f "$f" ] && tail -n 30 "$f" | sed "s|^|# ${f##*/}: |"
-		done
-	fi
-}
 # What this boot changed on the host's root: the overlay's upper layer
 # (see qemu/init), without what apt and dpkg keep as their own records.
 # Directories are not counted (dpkg leaves an empty one it created, as on
@@ -52,41 +38,41 @@ changes() {
 }
 # step WHAT: a timestamp (guest uptime) in the TAP stream.
 step() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $1"; }
-useradd -m nosecdeb
-uid=$(id -u nosecdeb)
+user=nosecdeb
+useradd -m "$user"
+uid=$(id -u "$user")
+gid=$(id -g "$user")
+home=/home/$user
 # man-db's trigger would re-index every manual page of the host over 9p
 # under TCG, minutes of it, twice; it is not what is tested here.
 rm -f /var/lib/man-db/auto-update
-[ -d /run/nosec-overlay/upper ] || { echo "Bail out! no overlay upper layer"; exit 1; }
 changes >"$work/changes.before"
 # useradd's changes at least: an empty list means the listing is broken.
 [ -s "$work/changes.before" ] || { echo "Bail out! empty overlay listing"; exit 1; }
-as_user() { setpriv --reuid="$uid" --regid="$uid" --init-groups env -i \
-	PATH="$PATH" HOME=/home/nosecdeb "$@"; }
 
 step "apt-get install"
 apt-get install -y --no-install-recommends /nosec/debs/*.deb >"$work/out" 2>&1
 rc=$?
 check "apt-get install of the four packages" \
-	'[ $rc = 0 ] && for p in $pkgs; do
+	eval '[ $rc = 0 ] && for p in $pkgs; do
 		[ "$(dpkg-query -W -f="\${Status}" "$p")" = "install ok installed" ] || exit 1
 	 done'
 ko=$(ls /lib/modules/"$kver"/updates/dkms/nosec_exec.ko* 2>/dev/null)
 check "DKMS built and installed nosec_exec for $kver" \
-	'[ -n "$ko" ] && dkms status nosec_exec | grep -q "$kver.*installed"'
+	eval '[ -n "$ko" ] && dkms status nosec_exec | grep -q "$kver.*installed"'
 step "modprobe"
 modprobe nosec_exec >"$work/out" 2>&1
 check "modprobe nosec_exec loads it from updates/dkms" \
-	'grep -q "^nosec_exec " /proc/modules && [ "$(modinfo -n nosec_exec)" = "$ko" ]'
+	eval 'grep -q "^nosec_exec " /proc/modules && [ "$(modinfo -n nosec_exec)" = "$ko" ]'
 check "/dev/nosec_exec appears, mode 0666" \
-	'[ -c /dev/nosec_exec ] && [ "$(stat -c %a /dev/nosec_exec)" = 666 ]'
+	eval '[ -c /dev/nosec_exec ] && [ "$(stat -c %a /dev/nosec_exec)" = 666 ]'
 
 install -m 4755 -o root /usr/bin/id "$work/suid-id"
 as_user "$work/suid-id" -u >"$work/out.plain" 2>&1
 as_user /usr/bin/nosec-run --restrict --force sh -c "$work/suid-id -u" >"$work/out" 2>&1
 rc=$?
 check "the packaged nosec-run (linked to libnosec.so.1) runs a setuid copy without privilege" \
-	'ldd /usr/bin/nosec-run | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/x86_64-linux-gnu/libnosec\.so\.1" &&
+	eval 'ldd /usr/bin/nosec-run | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/x86_64-linux-gnu/libnosec\.so\.1" &&
 	 [ "$(cat "$work/out.plain")" = 0 ] && [ $rc = 0 ] && [ "$(cat "$work/out")" = "$uid" ]'
 rm -f "$work/out.plain"
 
@@ -109,7 +95,7 @@ cc $(pkg-config --cflags libnosec) -o "$work/prog" "$work/prog.c" \
 rc=$?
 as_user "$work/prog" "$work/suid-id" -u >"$work/out" 2>&1
 check "a program built with pkg-config libnosec runs the setuid copy without privilege" \
-	'[ $rc = 0 ] && [ "$(pkg-config --variable=libdir libnosec)" = /usr/lib/x86_64-linux-gnu ] &&
+	eval '[ $rc = 0 ] && [ "$(pkg-config --variable=libdir libnosec)" = /usr/lib/x86_64-linux-gnu ] &&
 	 ldd "$work/prog" | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/x86_64-linux-gnu/libnosec\.so\.1" &&
 	 [ "$(cat "$work/out")" = "$uid" ]'
 
@@ -119,15 +105,15 @@ modprobe -r nosec_exec
 # shellcheck disable=SC2086 # one word per package
 apt-get purge -y $pkgs >"$work/out" 2>&1
 rc=$?
-check "apt-get purge of the four packages" '[ $rc = 0 ]'
+check "apt-get purge of the four packages" eval '[ $rc = 0 ]'
 check "dpkg knows none of them any more" \
-	'for p in $pkgs; do ! dpkg -L "$p" >/dev/null 2>&1 || exit 1; done'
+	eval 'for p in $pkgs; do ! dpkg -L "$p" >/dev/null 2>&1 || exit 1; done'
 check "every file they installed is gone" \
-	'while read -r f; do
+	eval 'while read -r f; do
 		[ -d "$f" ] || { [ ! -e "$f" ] && [ ! -L "$f" ]; } || { echo "# left: $f"; exit 1; }
 	 done <"$work/files"'
 check "no module under /lib/modules/$kver, no DKMS tree, no /usr/src/nosec_exec-*, no /dev/nosec_exec" \
-	'[ -z "$(find /lib/modules/"$kver" -name "nosec_exec.ko*")" ] &&
+	eval '[ -z "$(find /lib/modules/"$kver" -name "nosec_exec.ko*")" ] &&
 	 [ ! -e /var/lib/dkms/nosec_exec ] && ! ls -d /usr/src/nosec_exec-* 2>/dev/null &&
 	 [ ! -e /dev/nosec_exec ] && ! grep -q "^nosec_exec " /proc/modules &&
 	 ! grep -qs nosec_exec /lib/modules/"$kver"/modules.dep'
@@ -136,6 +122,5 @@ rm -f "$work/out"
 changes >"$work/changes.after"
 diff "$work/changes.before" "$work/changes.after" | grep '^[<>]' >"$work/out"
 check "the root filesystem holds nothing new after the purge (overlay upper layer)" \
-	'! grep -q . "$work/out"'
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+	eval '! grep -q . "$work/out"'
+tap_done

@@ -9,14 +9,15 @@
 #            whose execve() of PROGRAM becomes a nosecurity exec
 # and asserts the exact result of each, side by side.  TAP output, then
 # "N passed, N failed[, N skipped]"; exit 1 if anything failed.
-# Conditions are strings check() evals later, and rc_WAY variables are read
-# through rc(): hence the two shellcheck exceptions.
+# Conditions are strings check() evals later (check NAME eval '...', see
+# tests/tap.sh), and rc_WAY variables are read through rc(): hence the
+# two exceptions below.
 # shellcheck disable=SC2016,SC2034
 set -u
 export LC_ALL=C
-# It adds a user, sets root's password, edits /etc/fstab: only ever in the
-# throwaway overlay of a --hostfs guest.
-[ -e /nosec/stage2 ] || { echo "real.sh: only in a qemu/run --hostfs guest" >&2; exit 2; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+hostfs_guest_only real.sh
 # The tree's nosec-run, not one installed on the host.
 PATH=/nosec/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -24,31 +25,6 @@ work=/tmp/real
 rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$work"
-passed=0 failed=0 skipped=0 n=0
-
-# check NAME CONDITION-COMMAND...: one TAP line; on failure, the last
-# outputs of the case follow as diagnostics.
-check() {
-	local name=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok $n - $name"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $name"
-		for f in "$work"/out.*; do
-			[ -f "$f" ] && sed "s|^|# ${f##*/}: |" "$f"
-		done
-	fi
-}
-
-skip() { # skip NAME REASON
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
 
 # --- the user, its passwords, a group and a user-mountable fstab entry ---
 user=nosecreal
@@ -66,13 +42,6 @@ home=/home/$user
 mkdir -p /mnt/nosecreal
 echo 'tmpfs /mnt/nosecreal tmpfs noauto,user 0 0' >>/etc/fstab
 ip link set lo up
-
-# as_user CMD...: CMD as the user, with its groups, a clean environment.
-as_user() {
-	setpriv --reuid="$uid" --regid="$gid" --init-groups \
-		env -i HOME="$home" USER="$user" LOGNAME="$user" PATH="$PATH" \
-		LC_ALL=C "$@"
-}
 
 # way WAY CMD...: CMD as the user, one of the three ways.
 way() {
@@ -486,9 +455,4 @@ fi
 
 echo "$user:$user_pw" | chpasswd
 rm -f "$work"/out.*
-if [ "$skipped" != 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
-[ "$failed" = 0 ]
+tap_done
