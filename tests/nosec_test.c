@@ -974,7 +974,10 @@ static int t_cli_errors(void)
 	return PASS;
 }
 
-/* nosec-run with its stderr on stdout, for capture(). */
+/*
+ * nosec-run ARG FIX_PROBE (nosec-run alone when ARG is NULL), its stderr
+ * on stdout, for capture().
+ */
 static void nosec_run_capture(void *arg)
 {
 	char *argv[] = { "nosec-run", arg, FIX_PROBE, NULL };
@@ -991,17 +994,20 @@ static int t_cli_usage_errors(void)
 		{ "-z", "nosec-run: invalid option -- 'z'\n" },
 		{ "--restrict=x", "nosec-run: option '--restrict' doesn't allow an argument\n" },
 		{ "--force", "nosec-run: --force needs --restrict" },
+		/* NULL ends argv there: nosec-run with no argument at all */
+		{ NULL, "nosec-run: no program specified\n" },
 	};
 	struct run r;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int status = capture(nosec_run_capture, (void *)cases[i][0], &r);
+		const char *what = cases[i][0] ? cases[i][0] : "(no argument)";
 
-		CHECK(WEXITSTATUS(status) == 125, "%s: status %#x", cases[i][0], status);
+		CHECK(WEXITSTATUS(status) == 125, "%s: status %#x", what, status);
 		CHECK(!strncmp(r.out, cases[i][1], strlen(cases[i][1])),
-		      "%s said: %s", cases[i][0], r.out);
+		      "%s said: %s", what, r.out);
 		CHECK(strstr(r.out, "Try 'nosec-run --help' for more information.\n") &&
-		      !strstr(r.out, "Usage:"), "%s said: %s", cases[i][0], r.out);
+		      !strstr(r.out, "Usage:"), "%s said: %s", what, r.out);
 	}
 	return PASS;
 }
