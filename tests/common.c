@@ -358,12 +358,12 @@ void setup_restrict(void)
 	nosec_restrict_exec();
 }
 
-/* After no_new_privs, a seccomp filter: execveat fails with @err. */
-int deny_execveat(int err)
+/* After no_new_privs, a seccomp filter: system call @nr fails with @err. */
+int deny_syscall(int nr, int err)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)nr, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned int)err),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -372,4 +372,9 @@ int deny_execveat(int err)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+int deny_execveat(int err)
+{
+	return deny_syscall(__NR_execveat, err);
 }

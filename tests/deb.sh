@@ -20,6 +20,7 @@ export PKG_CONFIG_LIBDIR=/usr/lib/x86_64-linux-gnu/pkgconfig:/usr/share/pkgconfi
 kver=$(uname -r)
 pkgs="nosec-exec-dkms libnosec1 libnosec-dev nosec-run"
 work=/tmp/deb
+diag_lines=30	# apt's and DKMS's logs: their end says what went wrong
 mkdir -p "$work"
 chmod 755 "$work"
 # What this boot changed on the host's root: the overlay's upper layer

@@ -950,6 +950,12 @@ static int t_cli_errors(void)
 		{ { FIX "/nope" }, 127 },
 		{ { "nope-not-in-path" }, 127 },
 		{ { FIX_PROBE_XONLY }, 126 },
+		{ { "" }, 127 },
+		/* the forced route (a plain execve in a forced tree): the same */
+		{ { "-rf", FIX "/nope" }, 127 },
+		{ { "-rf", "nope-not-in-path" }, 127 },
+		{ { "-rf", FIX_PROBE_XONLY }, 126 },
+		{ { "-rf", "" }, 127 },
 		{ { "--help" }, 0 },
 	};
 
@@ -1081,6 +1087,40 @@ static int t_cli_forced_needs_no_device(void)
 	CHECK(rename(hidden, dev) == 0, "unhide: %d", errno);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "hidden: status %#x: %s", status, r.out);
+	return PASS;
+}
+
+/*
+ * As TEST_UID, under a seccomp filter that fails execve() with ENOSYS (as
+ * systemd's SystemCallErrorNumber= may): nosec-run -rf, started with
+ * execveat(), runs the probe with the forced execve().
+ */
+static void forced_run_execve_enosys(void *arg)
+{
+	char *argv[] = { "nosec-run", "--restrict", "--force", FIX_PROBE, NULL };
+
+	(void)arg;
+	if (drop_to_user() || deny_syscall(__NR_execve, ENOSYS))
+		_exit(98);
+	dup2(1, 2);
+	syscall(__NR_execveat, AT_FDCWD, "/nosec/bin/nosec-run", argv, environ, 0);
+}
+
+/*
+ * A forced exec that fails is the program's failure (126, the error's
+ * words), never "module not loaded" or a device hint: the forced route
+ * uses no device.
+ */
+static int t_cli_forced_failure_is_not_the_device(void)
+{
+	struct run r;
+	int status = capture(forced_run_execve_enosys, NULL, &r);
+
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 126, "status %#x: %s",
+	      status, r.out);
+	CHECK(strstr(r.out, "cannot run " FIX_PROBE ": Function not implemented") &&
+	      !strstr(r.out, "/dev/nosec_exec") && !strstr(r.out, "module"),
+	      "said: %s", r.out);
 	return PASS;
 }
 
@@ -1433,6 +1473,7 @@ const struct test_case spec_cases[] = {
 	{ "nosec_run_usage_errors_point_to_help", t_cli_usage_errors },
 	{ "nosec_run_names_a_refused_device", t_cli_device_refused, 1 },
 	{ "nosec_run_forced_needs_no_device", t_cli_forced_needs_no_device, 1 },
+	{ "nosec_run_forced_failure_is_not_the_device", t_cli_forced_failure_is_not_the_device, 1 },
 	{ "nosec_run_module_not_loaded", t_cli_module_not_loaded, 1 },
 	{ "stats_count_nosec_and_denied", t_stats_counters, 1 },
 	{ "lifecycle_unload_refused_then_reload_clean", t_unload_refused_while_restricted, 1 },

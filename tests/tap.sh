@@ -21,7 +21,8 @@ hostfs_guest_only() {
 
 # check NAME COMMAND...: one TAP line for COMMAND's status.  COMMAND runs
 # in a subshell, so a condition may `exit 1` (`check NAME eval '...'`).
-# On failure the case's outputs ($work/out*) follow as diagnostics.
+# On failure the case's outputs ($work/out*) follow as diagnostics: whole,
+# or their last $diag_lines lines when the script sets it.
 check() {
 	local name=$1 f
 	shift
@@ -34,7 +35,9 @@ check() {
 	failed=$((failed + 1))
 	echo "not ok $n - $name"
 	for f in "$work"/out*; do
-		[ -f "$f" ] && tail -n 40 "$f" | sed "s|^|# ${f##*/}: |"
+		[ -f "$f" ] || continue
+		if [ -n "${diag_lines:-}" ]; then tail -n "$diag_lines" "$f"; else cat "$f"; fi |
+			sed "s|^|# ${f##*/}: |"
 	done
 }
 

@@ -146,6 +146,8 @@ static int run_program(const char *file, char *const argv[], int forced)
 	int err = ENOENT;
 	char buf[4096];
 
+	if (!*file)	/* as execvp(): no such file, not EACCES from a dir */
+		return ENOENT;
 	if (strchr(file, '/')) {
 		exec_one(file, argv, forced);
 		return errno;
@@ -224,15 +226,19 @@ int main(int argc, char *argv[])
 			" (not a member of the module's exec_group; see nosec_exec(4))" : "");
 		return EXIT_RUN_FAILED;
 	}
-	/* Fail closed: a plain execvp() below only when the module says so. */
-	if (force && nosec_get_force() != 1) {
-		fprintf(stderr, "%s: force mode is not on after PR_SET_FORCE_EXECVE_NOSECURITY\n",
-			prog);
+	/*
+	 * Fail closed: the plain execve() of the forced route only when the
+	 * module says this task is both restricted and forced.
+	 */
+	errno = 0;
+	if (force && (nosec_exec_restricted() != 1 || nosec_get_force() != 1)) {
+		fprintf(stderr, "%s: the module does not report this task restricted and forced%s%s\n",
+			prog, errno ? ": " : "", errno ? strerror(errno) : "");
 		return EXIT_RUN_FAILED;
 	}
 
 	err = run_program(argv[optind], &argv[optind], force);
-	if (err == ENOSYS) {
+	if (!force && err == ENOSYS) {
 		module_not_loaded();
 		return EXIT_RUN_FAILED;
 	}
