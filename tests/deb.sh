@@ -12,17 +12,14 @@ set -u
 export LC_ALL=C
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
-hostfs_guest_only deb.sh
+tap_start deb.sh /tmp/deb
 # What the packages installed, not a copy under /usr/local.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 export PKG_CONFIG_LIBDIR=/usr/lib/x86_64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 kver=$(uname -r)
 pkgs="nosec-exec-dkms libnosec1 libnosec-dev nosec-run"
-work=/tmp/deb
 diag_lines=30	# apt's and DKMS's logs: their end says what went wrong
-mkdir -p "$work"
-chmod 755 "$work"
 # What this boot changed on the host's root: the overlay's upper layer
 # (see qemu/init), without what apt and dpkg keep as their own records.
 # Directories are not counted (dpkg leaves an empty one it created, as on

@@ -17,14 +17,10 @@ set -u
 export LC_ALL=C
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
-hostfs_guest_only real.sh
+tap_start real.sh /tmp/real
 # The tree's nosec-run, not one installed on the host.
 PATH=/nosec/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-work=/tmp/real
-rm -rf "$work"
-mkdir -p "$work"
-chmod 755 "$work"
 
 # --- the user, its passwords, a group and a user-mountable fstab entry ---
 user=nosecreal
@@ -71,10 +67,6 @@ run3() {
 reset_state() { :; }
 after_state() { :; }
 
-has() { grep -q -- "$2" "$work/out.$1"; }   # has WAY TEXT
-hasnt() { ! has "$@"; }
-is() { [ "$(cat "$work/out.$1")" = "$2" ]; }  # is WAY EXACT-OUTPUT
-rc() { [ "$(eval "echo \$rc_$1")" = "$2" ]; }   # rc WAY STATUS
 same() { cmp -s "$1" "$2"; }
 
 # Snapshots of what a set-ID program must not change when it fails safe.

@@ -14,13 +14,9 @@ set -u
 export LC_ALL=C
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
-hostfs_guest_only systemd.sh
+tap_start systemd.sh /tmp/systemd
 PATH=/nosec/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-work=/tmp/systemd
-rm -rf "$work"
-mkdir -p "$work"
-chmod 755 "$work"
 nosec_run=/nosec/bin/nosec-run	# the tree's, by path: units have their own PATH
 
 user=nosecsd
@@ -45,9 +41,6 @@ unit() {
 		-p User="$user" "${props[@]}" "$@" >"$work/out.$name" 2>&1
 	eval "rc_$name=\$?"
 }
-has() { grep -q -- "$2" "$work/out.$1"; }	# has NAME TEXT
-is() { [ "$(cat "$work/out.$1")" = "$2" ]; }	# is NAME EXACT-OUTPUT
-rc() { [ "$(eval "echo \$rc_$1")" = "$2" ]; }	# rc NAME STATUS
 
 check "systemd is PID 1 and answers" \
 	eval '[ "$(cat /proc/1/comm)" = systemd ] && systemctl is-system-running >/dev/null'

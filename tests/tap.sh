@@ -10,13 +10,19 @@
 
 passed=0 failed=0 skipped=0 n=0
 
-# hostfs_guest_only NAME: these scripts add users, set passwords and
-# install packages: only ever in the throwaway overlay of a --hostfs guest
-# (qemu/init marks its second stage with /nosec/stage2).
-hostfs_guest_only() {
-	[ -e /nosec/stage2 ] && [ -d /run/nosec-overlay/upper ] && return 0
-	echo "$1: only in a qemu/run --hostfs guest" >&2
-	exit 2
+# tap_start NAME WORK: refuse to run outside a --hostfs guest (these
+# scripts add users, set passwords and install packages: only ever in the
+# throwaway overlay; qemu/init marks its second stage with /nosec/stage2),
+# then make WORK, empty and world-readable, the scratch directory.
+tap_start() {
+	if [ ! -e /nosec/stage2 ] || [ ! -d /run/nosec-overlay/upper ]; then
+		echo "$1: only in a qemu/run --hostfs guest" >&2
+		exit 2
+	fi
+	work=$2
+	rm -rf "$work"
+	mkdir -p "$work"
+	chmod 755 "$work"
 }
 
 # check NAME COMMAND...: one TAP line for COMMAND's status.  COMMAND runs
@@ -57,6 +63,12 @@ tap_done() {
 	fi
 	[ "$failed" = 0 ]
 }
+
+# A case's outputs are $work/out.NAME, its exit statuses rc_NAME:
+has() { grep -q -- "$2" "$work/out.$1"; }	# has NAME TEXT
+hasnt() { ! has "$@"; }
+is() { [ "$(cat "$work/out.$1")" = "$2" ]; }	# is NAME EXACT-OUTPUT
+rc() { [ "$(eval "echo \$rc_$1")" = "$2" ]; }	# rc NAME STATUS
 
 # as_user CMD...: CMD as the test user, with its groups, in a clean
 # environment that keeps PATH.
