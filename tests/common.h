@@ -53,7 +53,7 @@ void setup_user_restricted(void);
 long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
 		 unsigned long a5);
 
-/* After no_new_privs, a seccomp filter: syscall @nr (execveat) fails with @err. */
+/* After no_new_privs, a seccomp filter: syscall @nr (or execveat) fails with @err. */
 int deny_syscall(int nr, int err);
 int deny_execveat(int err);
 

@@ -8,8 +8,6 @@
 # Conditions are strings check() evals (check NAME eval '...'), which read
 # the variables they name: hence the two exceptions below.
 # shellcheck disable=SC2016,SC2034
-set -u
-export LC_ALL=C
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 tap_start deb.sh /tmp/deb

@@ -13,14 +13,9 @@
 # tests/tap.sh), and rc_WAY variables are read through rc(): hence the
 # two exceptions below.
 # shellcheck disable=SC2016,SC2034
-set -u
-export LC_ALL=C
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 tap_start real.sh /tmp/real
-# The tree's nosec-run, not one installed on the host.
-PATH=/nosec/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export PATH
 
 # --- the user, its passwords, a group and a user-mountable fstab entry ---
 user=nosecreal

@@ -10,13 +10,9 @@
 # Conditions are strings check() evals, which read the variables they
 # name: hence the two exceptions below.
 # shellcheck disable=SC2016,SC2034
-set -u
-export LC_ALL=C
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 tap_start systemd.sh /tmp/systemd
-PATH=/nosec/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export PATH
 nosec_run=/nosec/bin/nosec-run	# the tree's, by path: units have their own PATH
 
 user=nosecsd

@@ -1,5 +1,6 @@
 # tests/tap.sh: sourced by the scripts `make check-real` runs in a
-# `qemu/run --hostfs` guest (tests/real.sh, tests/deb.sh): TAP lines, the
+# `qemu/run --hostfs` guest (tests/real.sh, tests/systemd.sh,
+# tests/deb.sh): the scripts' common start (tap_start), TAP lines, the
 # closing "N passed, N failed[, N skipped]" line, and running a command
 # as the test user.  The script sets `work` (its scratch directory; its
 # out* files are a failing case's diagnostics) and, before as_user, `user`,
@@ -8,17 +9,22 @@
 # The variables the sourcing script sets:
 # shellcheck disable=SC2154
 
+set -u
+export LC_ALL=C
 passed=0 failed=0 skipped=0 n=0
 
 # tap_start NAME WORK: refuse to run outside a --hostfs guest (these
 # scripts add users, set passwords and install packages: only ever in the
 # throwaway overlay; qemu/init marks its second stage with /nosec/stage2),
-# then make WORK, empty and world-readable, the scratch directory.
+# then make WORK, empty and world-readable, the scratch directory.  PATH:
+# the tree's nosec-run first, not one installed on the host.
 tap_start() {
 	if [ ! -e /nosec/stage2 ] || [ ! -d /run/nosec-overlay/upper ]; then
 		echo "$1: only in a qemu/run --hostfs guest" >&2
 		exit 2
 	fi
+	PATH=/nosec/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	export PATH
 	work=$2
 	rm -rf "$work"
 	mkdir -p "$work"
