@@ -8,6 +8,8 @@
  * program starts; on failure the ioctl returns execveat's error and the
  * task is as it was.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/build_bug.h>
 #include <linux/compat.h>
 #include <linux/fcntl.h>
@@ -15,6 +17,9 @@
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/cred.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
@@ -34,6 +39,9 @@ static long nosec_ioctl_execveat(void __user *uargs)
 		return -EFAULT;
 	if (args.flags & ~NOSEC_EXEC_FLAGS_ALL)
 		return -EINVAL;
+	/* PR_RESTRICT_EXEC_NOSECURITY: the armed execveat would be denied. */
+	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICT_NOSEC)
+		return nosec_exec_refused();
 	if (in_compat_syscall() &&
 	    (args.pathname >> 32 || args.argv >> 32 || args.envp >> 32))
 		return -EFAULT;
@@ -44,12 +52,44 @@ static long nosec_ioctl_execveat(void __user *uargs)
 /*
  * Who may perform a nosecurity exec: everyone by default (the device is
  * 0666; it cannot raise privileges), or, with exec_group=GID, the members
- * of that group only (one line in /etc/modprobe.d).
+ * of that group only (one line in /etc/modprobe.d).  Set at load only.
  */
-static int exec_group = -1;
-module_param(exec_group, int, 0444);
+static kgid_t nosec_exec_gid = INVALID_GID;	/* invalid: everyone */
+
+/* exec_group=-1 or a group ID, 0 to 4294967294; anything else refuses the load. */
+static int nosec_exec_group_set(const char *val, const struct kernel_param *kp)
+{
+	u32 gid;
+
+	if (sysfs_streq(val, "-1")) {
+		nosec_exec_gid = INVALID_GID;
+		return 0;
+	}
+	if (kstrtou32(val, 10, &gid) ||
+	    !gid_valid(make_kgid(&init_user_ns, gid))) {
+		pr_err("exec_group=%s: not a group ID (0 to 4294967294) or -1 (everyone)\n",
+		       val);
+		return -EINVAL;
+	}
+	nosec_exec_gid = make_kgid(&init_user_ns, gid);
+	return 0;
+}
+
+static int nosec_exec_group_get(char *buf, const struct kernel_param *kp)
+{
+	if (!gid_valid(nosec_exec_gid))
+		return sysfs_emit(buf, "-1\n");
+	return sysfs_emit(buf, "%u\n", from_kgid(&init_user_ns, nosec_exec_gid));
+}
+
+static const struct kernel_param_ops nosec_exec_group_ops = {
+	.set = nosec_exec_group_set,
+	.get = nosec_exec_group_get,
+};
+
+module_param_cb(exec_group, &nosec_exec_group_ops, NULL, 0444);
 MODULE_PARM_DESC(exec_group,
-		 "only members of this group may open /dev/nosec_exec (-1: everyone)");
+		 "only members of this group (0 to 4294967294) may perform nosecurity execs (-1: everyone)");
 
 /**
  * nosec_exec_permitted() - may the current task perform nosecurity execs?
@@ -60,8 +100,7 @@ MODULE_PARM_DESC(exec_group,
  */
 bool nosec_exec_permitted(void)
 {
-	return exec_group < 0 ||
-	       in_group_p(make_kgid(&init_user_ns, exec_group));
+	return !gid_valid(nosec_exec_gid) || in_group_p(nosec_exec_gid);
 }
 
 static int nosec_dev_open(struct inode *inode, struct file *file)

@@ -51,12 +51,14 @@ enum nosec_abi {
  * @ip: the user address the syscall returns to (after the instruction)
  * @args: execveat's arguments, as its registers hold them
  * @saved: the same registers as the ioctl found them
+ * @restrict_all: %NOSEC_EXEC_RESTRICT_ALL: restrict the new program
  */
 struct nosec_exec_arming {
 	enum nosec_abi abi;
 	unsigned long ip;
 	unsigned long args[NOSEC_NR_ARGS];
 	unsigned long saved[NOSEC_NR_ARGS];
+	bool restrict_all;
 };
 
 static enum nosec_abi nosec_current_abi(void)
@@ -133,7 +135,7 @@ void nosec_free_arming(struct nosec_task *t)
 /* Take the current task's arming away from it; the caller frees it. */
 static struct nosec_exec_arming *nosec_take_arming(void)
 {
-	struct nosec_task *t = nosec_task_find(current);
+	struct nosec_task *t = nosec_task_current();
 	struct nosec_exec_arming *a;
 
 	if (!t || !t->arming)
@@ -153,7 +155,7 @@ static int nosec_install_arming(struct nosec_exec_arming *a)
 	ret = nosec_task_set_flags(NOSEC_TASK_EXEC_ARMED);
 	if (ret)
 		return ret;
-	t = nosec_task_find(current);
+	t = nosec_task_current();
 	kfree(t->arming);	/* an arming no exec consumed: replaced */
 	t->arming = a;
 	return 0;
@@ -202,7 +204,10 @@ long nosec_exec_arm(const struct nosec_execveat_args *args)
 	a->args[1] = args->pathname;
 	a->args[2] = args->argv;
 	a->args[3] = args->envp;
-	a->args[4] = args->flags | NOSEC_EXECVEAT_ARMED;
+	/* Not an execveat() flag: kept in the arming, not in the register. */
+	a->args[4] = (args->flags & ~NOSEC_EXEC_RESTRICT_ALL) |
+		     NOSEC_EXECVEAT_ARMED;
+	a->restrict_all = args->flags & NOSEC_EXEC_RESTRICT_ALL;
 
 	ret = nosec_install_arming(a);
 	if (ret) {
@@ -234,7 +239,12 @@ static bool nosec_arming_matches(const struct nosec_exec_arming *a,
 	return true;
 }
 
-static long nosec_execveat_denied(void)
+/**
+ * nosec_exec_refused() - refuse a restricted task's exec, in process context
+ *
+ * Return: -EPERM, counted and audited.
+ */
+long nosec_exec_refused(void)
 {
 	atomic_long_inc(&nosec_stats.denied_execs);
 	nosec_audit_exec("exec_denied", "restricted", 0, GFP_KERNEL);
@@ -254,6 +264,11 @@ static bool nosec_exec_restarts(long ret)
 	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
 }
 
+/* What the armed exec sets while it runs, and clears when it returns. */
+#define NOSEC_ARMED_EXEC_FLAGS	(NOSEC_TASK_IOCTL_EXEC | \
+				 NOSEC_TASK_CREDS_KEPT | \
+				 NOSEC_TASK_RESTRICT_ON_EXEC)
+
 /*
  * The armed exec itself: a nosecurity execveat, nothing else changed.
  * Consumes @a: freed, or given back to the task for a restart.
@@ -272,11 +287,10 @@ static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 		/* Rearmed first, so the entry stays; else EINVAL later. */
 		if (nosec_install_arming(a))
 			kfree(a);
-		nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC |
-				       NOSEC_TASK_CREDS_KEPT);
+		nosec_task_clear_flags(NOSEC_ARMED_EXEC_FLAGS);
 		return ret;
 	}
-	nosec_task_clear_flags(NOSEC_TASK_IOCTL_EXEC | NOSEC_TASK_CREDS_KEPT);
+	nosec_task_clear_flags(NOSEC_ARMED_EXEC_FLAGS);
 	if (ret) {
 		/* Failed: the ioctl's registers, as if it had failed. */
 		for (i = 0; i < NOSEC_NR_ARGS; i++)
@@ -295,16 +309,23 @@ static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 static long nosec_execveat_armed(const struct pt_regs *unused)
 {
 	struct pt_regs *regs = current_pt_regs();
-	struct nosec_task *t = nosec_task_find(current);
+	struct nosec_task *t = nosec_task_current();
 	struct nosec_exec_arming *a;
 	long ret;
 
 	if (!try_module_get(THIS_MODULE))
 		return -EINVAL;
 	a = t ? t->arming : NULL;
-	if (a && nosec_arming_matches(a, regs, nosec_current_abi())) {
+	if (nosec_exec_banned(nosec_task_flags(current) |
+			      NOSEC_TASK_IOCTL_EXEC)) {
+		/* PR_RESTRICT_EXEC_NOSECURITY came after the arming. */
+		kfree(nosec_take_arming());
+		ret = nosec_exec_refused();
+	} else if (a && nosec_arming_matches(a, regs, nosec_current_abi())) {
 		/* Set first, so the entry stays: it exists, this cannot fail. */
-		ret = nosec_task_set_flags(NOSEC_TASK_IOCTL_EXEC);
+		ret = nosec_task_set_flags(NOSEC_TASK_IOCTL_EXEC |
+					   (a->restrict_all ?
+					    NOSEC_TASK_RESTRICT_ON_EXEC : 0));
 		a = nosec_take_arming();
 		if (ret)
 			kfree(a);
@@ -313,7 +334,7 @@ static long nosec_execveat_armed(const struct pt_regs *unused)
 	} else {
 		kfree(nosec_take_arming());
 		ret = nosec_exec_banned(nosec_task_flags(current)) ?
-		      nosec_execveat_denied() : -EINVAL;
+		      nosec_exec_refused() : -EINVAL;
 	}
 	module_put(THIS_MODULE);
 	return ret;

@@ -7,7 +7,8 @@
  *
  *  - security_bprm_check() and open_exec() also require read access on
  *    every file of the chain (program, script and binfmt_misc interpreters,
- *    ELF PT_INTERP), after the kernel's own checks ran and allowed it;
+ *    ELF PT_INTERP), after the kernel's own checks ran and allowed it,
+ *    checked as an open for reading by the caller (nosec_may_read());
  *  - security_bprm_creds_from_file() still runs (so LSMs may deny), then
  *    the creds it computed (set-ID, file caps, LSM label, securebits,
  *    dropped keyrings, suid/fsuid reset) are replaced by a copy of the
@@ -31,13 +32,88 @@
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
+#include <linux/workqueue.h>
 
 #include "nosec.h"
 
-/* Does the caller have read permission on @file?  May sleep. */
+/* Open @path for reading with @cred, as open(O_RDONLY) would, and close it. */
+static int nosec_open_for_read(const struct path *path,
+			       const struct cred *cred)
+{
+	struct file *reader = dentry_open(path, O_RDONLY | O_LARGEFILE, cred);
+
+	if (IS_ERR(reader))
+		return PTR_ERR(reader);
+	fput(reader);
+	return 0;
+}
+
+#ifdef NOSEC_HAVE_IN_EXECVE
+/*
+ * Kernels with current->in_execve (Kbuild: NOSEC_HAVE_IN_EXECVE): AppArmor
+ * and TOMOYO let every open of a task in execve through unchecked, and
+ * TOMOYO keeps its exec state by that flag, so the flag cannot be cleared
+ * for a moment (TOMOYO then drops the state and oopses when the exec
+ * commits).  The open is made by a kernel worker instead, with the
+ * caller's creds: what the LSMs that judge by creds (AppArmor, SELinux,
+ * Smack, Landlock) decide.  TOMOYO, which judges by task, sees the
+ * worker.  Later kernels mark the exec's own opens with __FMODE_EXEC,
+ * which a plain open for reading does not carry: the caller opens it.
+ */
+struct nosec_read_check {
+	struct work_struct work;
+	const struct path *path;
+	const struct cred *cred;
+	int ret;
+};
+
+static void nosec_read_check_work(struct work_struct *work)
+{
+	struct nosec_read_check *c = container_of(work, struct nosec_read_check,
+						  work);
+	const struct cred *old = override_creds(c->cred);
+
+	c->ret = nosec_open_for_read(c->path, c->cred);
+	revert_creds(old);
+}
+
+static int nosec_open_check(struct file *file)
+{
+	struct nosec_read_check c = {
+		.path = &file->f_path,
+		.cred = current_cred(),
+	};
+
+	INIT_WORK_ONSTACK(&c.work, nosec_read_check_work);
+	queue_work(system_unbound_wq, &c.work);
+	flush_work(&c.work);
+	destroy_work_on_stack(&c.work);
+	return c.ret;
+}
+#else
+static int nosec_open_check(struct file *file)
+{
+	return nosec_open_for_read(&file->f_path, current_cred());
+}
+#endif
+
+/*
+ * May the caller read @file?  What open(O_RDONLY) by the caller would
+ * check: DAC and the LSMs' inode hooks (inode_permission(), with MAY_OPEN
+ * as an open asks), then every LSM's open-time hook, by opening the file
+ * for reading for a moment.  The 2010 series added MAY_READ to the exec's
+ * own open, which asked the inode hooks; AppArmor and TOMOYO check files
+ * at open and let an exec's own opens through, so only a separate open
+ * for reading asks them.  May sleep.
+ */
 static int nosec_may_read(struct file *file)
 {
-	return file_permission(file, MAY_READ);
+	int ret;
+
+	ret = file_permission(file, MAY_READ | MAY_OPEN);
+	if (ret)
+		return ret;
+	return nosec_open_check(file);
 }
 
 static int nosec_bprm_check(struct linux_binprm *bprm)
@@ -93,7 +169,7 @@ static bool nosec_plain_secureexec(const struct cred *cred)
 
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
-	struct nosec_task *t = nosec_task_find(current);
+	struct nosec_task *t = nosec_task_current();
 	struct cred *same;
 	int ret;
 
@@ -236,6 +312,13 @@ void nosec_committing_creds_pre(struct pt_regs *regs)
 				 flags & NOSEC_TASK_IOCTL_EXEC ? "ioctl" : "force",
 				 1, GFP_ATOMIC);
 	}
+	/*
+	 * NOSEC_EXEC_RESTRICT_ALL: past the point of no return, so the
+	 * restriction comes with the new program, never without it.  The
+	 * entry exists: this neither sleeps nor fails.
+	 */
+	if (flags & NOSEC_TASK_RESTRICT_ON_EXEC)
+		nosec_task_set_flags(NOSEC_TASK_RESTRICTED);
 out_unlock:
 	rcu_read_unlock();
 	if (flags & NOSEC_TASK_CREDS_KEPT)

@@ -71,8 +71,8 @@
  * @direct_ops: the ftrace_ops of the direct call, where the kernel wants one
  * @addr: the function's address (its ftrace site), while the hook is
  *	installed
- * @missed: hits dropped (ftrace recursion guard, or test_miss)
- * @miss: test_miss names this hook
+ * @missed: hits dropped (only the test build drops any: test_miss)
+ * @miss: the test build's test_miss names this hook (never set otherwise)
  */
 struct nosec_hook {
 	const char *symbol;
@@ -91,7 +91,11 @@ struct nosec_hook {
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
 		  .kind = _kind, .what = _what }
 
-/* Only on kernels built with the syscalls; bprm_execve covers them too. */
+/*
+ * Only on kernels that have the function: the x32 syscalls (bprm_execve
+ * covers them too), the compat ioctl LSM hook (older kernels check compat
+ * ioctls through security_file_ioctl()).
+ */
 #define NOSEC_OPTIONAL_HOOK(_id, _symbol, _handler, _kind, _what)	\
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
 		  .kind = _kind, .what = _what, .optional = true }
@@ -100,38 +104,6 @@ struct nosec_hook {
 #define NOSEC_DIRECT_HOOK(_id, _symbol, _direct, _what)		\
 	[_id] = { .symbol = _symbol, .direct = _direct,		\
 		  .kind = "direct", .what = _what }
-
-/* Test-only: fail the hook on this symbol, to show that a load unwinds. */
-static char *fail_probe;
-module_param(fail_probe, charp, 0400);
-MODULE_PARM_DESC(fail_probe,
-		 "test only: fail the hook on this symbol (load must unwind)");
-
-/* Test-only: fail a step of the load: device, ftrace or direct. */
-static char *fail_step;
-module_param(fail_step, charp, 0400);
-MODULE_PARM_DESC(fail_step,
-		 "test only: fail this load step (device, ftrace, direct)");
-
-/**
- * nosec_test_fail_step() - does the test-only fail_step name @step?
- * @step: a step of the load
- *
- * Return: -EIO when it does (the step must then fail), else 0.
- */
-int nosec_test_fail_step(const char *step)
-{
-	if (!fail_step || strcmp(fail_step, step))
-		return 0;
-	pr_warn("fail_step: %s fails\n", step);
-	return -EIO;
-}
-
-/* Test-only: these hooks miss every hit, to show fail-closed. */
-static char *test_miss;
-module_param(test_miss, charp, 0400);
-MODULE_PARM_DESC(test_miss,
-		 "test only: comma-separated symbols whose hooks miss every hit");
 
 /*
  * The table.  The handler hooks go live together, when nosec_ftrace_ops
@@ -184,27 +156,26 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_CGROUP_CAN_FORK, "cgroup_can_fork",
 		   nosec_fork_check_pre, "redirect",
 		   "backstop: fail a fork whose child lacks the parent's flags"),
+	NOSEC_HOOK(NOSEC_HOOK_PTRACE_ACCESS_CHECK,
+		   "security_ptrace_access_check",
+		   nosec_ptrace_access_pre, "redirect",
+		   "scope: a restricted task ptraces only tasks restricted as much"),
+	NOSEC_HOOK(NOSEC_HOOK_PTRACE_TRACEME, "security_ptrace_traceme",
+		   nosec_ptrace_traceme_pre, "redirect",
+		   "scope: PTRACE_TRACEME only to a parent restricted no more"),
+	NOSEC_HOOK(NOSEC_HOOK_FILE_IOCTL, "security_file_ioctl",
+		   nosec_file_ioctl_pre, "redirect",
+		   "scope: no TIOCSTI from a restricted task"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_FILE_IOCTL_COMPAT,
+			    "security_file_ioctl_compat",
+			    nosec_file_ioctl_pre, "redirect",
+			    "scope: no TIOCSTI from a restricted task (compat ioctl)"),
 	NOSEC_DIRECT_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
 			  nosec_prctl_direct,
 			  "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
 };
 
 static struct ftrace_ops nosec_ftrace_ops;
-
-static bool nosec_hook_listed(const char *list, const char *symbol)
-{
-	size_t len = strlen(symbol);
-	const char *p = list;
-
-	while (p && *p) {
-		if (!strncmp(p, symbol, len) && (p[len] == ',' || !p[len]))
-			return true;
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return false;
-}
 
 /*
  * The function's address, without arming anything: a disabled kprobe.
@@ -247,8 +218,8 @@ static struct nosec_hook *nosec_hook_at(unsigned long ip)
  * FTRACE_OPS_FL_RECURSION, whose guard drops hits without a trace): no
  * handler calls a function the module hooks, so a hook cannot recurse
  * into itself, and a hit inside another ftrace callback is handled like
- * any other.  The only hits the module does not see are test_miss's,
- * counted in missed.
+ * any other.  The only hits the module does not see are those the test
+ * build's test_miss drops, counted in missed.
  */
 static void notrace nosec_hook_dispatch(unsigned long ip,
 					unsigned long parent_ip,
@@ -286,10 +257,8 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	int ret;
 
 	/* A direct hook has no dispatcher to miss in. */
-	h->miss = !h->direct && nosec_hook_listed(test_miss, h->symbol);
-	if (h->miss)
-		pr_warn("test_miss: %s misses every hit\n", h->symbol);
-	if (fail_probe && !strcmp(fail_probe, h->symbol))
+	h->miss = !h->direct && nosec_fault_miss(h->symbol);
+	if (nosec_fault_probe(h->symbol))
 		return -ENOENT;
 	ret = nosec_symbol_address(h->symbol, &addr, &ftrace_site);
 	if (ret)
@@ -386,7 +355,7 @@ static int nosec_direct_hooks_install(void)
 
 		if (!h->direct || !h->addr)
 			continue;
-		ret = nosec_test_fail_step("direct") ?:
+		ret = nosec_fault_step("direct") ?:
 		      nosec_register_direct(&h->direct_ops, h->addr, h->direct);
 		if (ret) {
 			pr_err("cannot probe %s: %d\n", h->symbol, ret);
@@ -421,7 +390,7 @@ int nosec_hooks_enable(void)
 {
 	int ret;
 
-	ret = nosec_test_fail_step("ftrace") ?:
+	ret = nosec_fault_step("ftrace") ?:
 	      register_ftrace_function(&nosec_ftrace_ops);
 	if (ret) {
 		pr_err("cannot register the hooks with ftrace: %d\n", ret);
@@ -480,12 +449,6 @@ unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
 	return nosec_call_original(arg0, arg1, 0, 0, 0, nosec_hooks[id].addr);
 }
 
-/* Test-only: a kernel function the IBT guard must check (see below). */
-static char *test_ibt_target;
-module_param(test_ibt_target, charp, 0400);
-MODULE_PARM_DESC(test_ibt_target,
-		 "test only: check this symbol (+OFFSET) as an indirect-branch target");
-
 /* The 4 bytes of kernel text at @addr, little-endian; false if unreadable. */
 static bool nosec_text32(unsigned long addr, u32 *insn)
 {
@@ -535,6 +498,7 @@ int nosec_ibt_guard(void)
 {
 	unsigned long addr, off = 0;
 	char *plus, symbol[KSYM_NAME_LEN];
+	const char *target;
 	bool ftrace_site;
 	int ret;
 
@@ -542,12 +506,13 @@ int nosec_ibt_guard(void)
 	 * The module makes no indirect branch to a kernel address.  It
 	 * reaches hooked functions by a return (nosec_hook_call()), and the
 	 * kernel reaches the module's own functions.  So the list is empty
-	 * but for test_ibt_target, which shows the guard refusing a target;
-	 * an indirect call added later belongs here.
+	 * but for the test build's test_ibt_target, which shows the guard
+	 * refusing a target; an indirect call added later belongs here.
 	 */
-	if (!test_ibt_target)
+	target = nosec_fault_ibt_target();
+	if (!target)
 		return 0;
-	strscpy(symbol, test_ibt_target, sizeof(symbol));
+	strscpy(symbol, target, sizeof(symbol));
 	plus = strchr(symbol, '+');
 	if (plus) {
 		*plus = '\0';
@@ -560,7 +525,7 @@ int nosec_ibt_guard(void)
 	/* The kprobe lookup steps over an endbr64 or its seal: step back. */
 	if (HAS_KERNEL_IBT && nosec_endbr_or_seal_at(addr - ENDBR_INSN_SIZE))
 		addr -= ENDBR_INSN_SIZE;
-	return nosec_ibt_check(test_ibt_target, addr + off);
+	return nosec_ibt_check(target, addr + off);
 }
 
 /**

@@ -40,7 +40,7 @@ static int __init nosec_init(void)
 	ret = nosec_hooks_prepare();
 	if (ret)
 		return ret;
-	ret = nosec_test_fail_step("device") ?: nosec_device_register();
+	ret = nosec_fault_step("device") ?: nosec_device_register();
 	if (ret) {
 		pr_err("cannot register /dev/%s: %d\n", "nosec_exec", ret);
 		goto out_forget_hooks;

@@ -15,17 +15,25 @@ struct pt_regs;
 struct task_struct;
 
 /*
- * Per-task flags (task_state.c).  The first two are the task's persistent
- * state, inherited at fork and kept across exec; the others describe the
- * exec the task is running right now and are never inherited.
+ * Per-task flags (task_state.c).  The NOSEC_TASK_INHERITED ones are the
+ * task's persistent state, inherited at fork and kept across exec; the
+ * others describe the exec the task is running right now and are never
+ * inherited.
  */
 #define NOSEC_TASK_RESTRICT_EXEC	BIT(0)	/* PR_RESTRICT_EXEC is set */
 #define NOSEC_TASK_FORCE_NOSEC		BIT(1)	/* PR_SET_FORCE_EXECVE_NOSECURITY */
+#define NOSEC_TASK_RESTRICT_NOSEC	BIT(5)	/* PR_RESTRICT_EXEC_NOSECURITY */
 #define NOSEC_TASK_INHERITED		(NOSEC_TASK_RESTRICT_EXEC | \
-					 NOSEC_TASK_FORCE_NOSEC)
+					 NOSEC_TASK_FORCE_NOSEC | \
+					 NOSEC_TASK_RESTRICT_NOSEC)
+/* Restrictions: what holds a module reference and scopes ptrace. */
+#define NOSEC_TASK_RESTRICTED		(NOSEC_TASK_RESTRICT_EXEC | \
+					 NOSEC_TASK_RESTRICT_NOSEC)
 #define NOSEC_TASK_IOCTL_EXEC		BIT(2)	/* inside an armed execveat */
 #define NOSEC_TASK_CREDS_KEPT		BIT(3)	/* this exec's creds were swapped */
 #define NOSEC_TASK_EXEC_ARMED		BIT(4)	/* NOSEC_IOC_EXECVEAT armed it */
+/* This armed exec restricts everything once it cannot fail any more. */
+#define NOSEC_TASK_RESTRICT_ON_EXEC	BIT(6)
 
 struct nosec_exec_arming;
 
@@ -52,6 +60,7 @@ struct nosec_task {
 /* task_state.c */
 unsigned int nosec_task_flags(struct task_struct *task);
 struct nosec_task *nosec_task_find(struct task_struct *task);
+struct nosec_task *nosec_task_current(void);
 int nosec_task_set_flags(unsigned int set);
 void nosec_task_clear_flags(unsigned int clear);
 struct nosec_task *nosec_task_prepare(struct task_struct *task,
@@ -73,11 +82,14 @@ static inline long nosec_task_count(void)
  * nosec_exec_banned() - may a task with these flags not exec normally?
  * @flags: NOSEC_TASK_* bits of the task
  *
- * Return: true when the exec must fail with EPERM: exec is restricted and
- * neither force mode nor an ioctl exec turns it into a nosecurity exec.
+ * Return: true when the exec must fail with EPERM: every exec is
+ * restricted, or exec is restricted and neither force mode nor an ioctl
+ * exec turns it into a nosecurity exec.
  */
 static inline bool nosec_exec_banned(unsigned int flags)
 {
+	if (flags & NOSEC_TASK_RESTRICT_NOSEC)
+		return true;
 	return (flags & NOSEC_TASK_RESTRICT_EXEC) &&
 	       !(flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC));
 }
@@ -97,6 +109,7 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 long nosec_exec_arm(const struct nosec_execveat_args *args);
 void nosec_exec_disarm(void);
 void nosec_free_arming(struct nosec_task *t);
+long nosec_exec_refused(void);
 
 /* audit.c: records for the audit log */
 void nosec_audit_exec(const char *op, const char *how, int res, gfp_t gfp);
@@ -118,6 +131,10 @@ enum nosec_hook_id {
 	NOSEC_HOOK_TASK_FREE,
 	NOSEC_HOOK_TASK_ALLOC,
 	NOSEC_HOOK_CGROUP_CAN_FORK,
+	NOSEC_HOOK_PTRACE_ACCESS_CHECK,
+	NOSEC_HOOK_PTRACE_TRACEME,
+	NOSEC_HOOK_FILE_IOCTL,
+	NOSEC_HOOK_FILE_IOCTL_COMPAT,
 	NOSEC_HOOK_TASK_PRCTL,
 	NOSEC_NR_HOOKS,
 };
@@ -134,7 +151,6 @@ int nosec_hooks_prepare(void);
 void nosec_hooks_forget(void);
 int nosec_hooks_enable(void);
 void nosec_hooks_remove(void);
-int nosec_test_fail_step(const char *step);
 unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
 			      unsigned long arg1);
 int nosec_ibt_guard(void);
@@ -157,6 +173,47 @@ void nosec_committing_creds_pre(struct pt_regs *regs);
 void nosec_task_alloc_pre(struct pt_regs *regs);
 void nosec_task_free_pre(struct pt_regs *regs);
 void nosec_fork_check_pre(struct pt_regs *regs);
+void nosec_ptrace_access_pre(struct pt_regs *regs);
+void nosec_ptrace_traceme_pre(struct pt_regs *regs);
+void nosec_file_ioctl_pre(struct pt_regs *regs);
+
+/*
+ * fault_inject.c: the knobs of the test build, nosec_exec_fault_inject.ko
+ * (Kbuild: NOSEC_FAULT_INJECT=y).  In the module that ships they are
+ * these stubs: no load step fails, no hook misses.
+ */
+#ifdef NOSEC_FAULT_INJECT
+int nosec_fault_step(const char *step);
+bool nosec_fault_probe(const char *symbol);
+bool nosec_fault_miss(const char *symbol);
+const char *nosec_fault_ibt_target(void);
+bool nosec_fault_fork_enomem(void);
+#else
+static inline int nosec_fault_step(const char *step)
+{
+	return 0;
+}
+
+static inline bool nosec_fault_probe(const char *symbol)
+{
+	return false;
+}
+
+static inline bool nosec_fault_miss(const char *symbol)
+{
+	return false;
+}
+
+static inline const char *nosec_fault_ibt_target(void)
+{
+	return NULL;
+}
+
+static inline bool nosec_fault_fork_enomem(void)
+{
+	return false;
+}
+#endif
 
 /* main.c: nothing reaches a task before every hook is live */
 bool nosec_is_live(void);
@@ -183,6 +240,7 @@ struct nosec_stats {
 	atomic_long_t killed_execs;
 	atomic_long_t fork_enomem;
 	atomic_long_t fork_refused;
+	atomic_long_t scope_denied;
 };
 
 extern struct nosec_stats nosec_stats;

@@ -19,14 +19,21 @@
 static int nosec_prctl_restrict_me(unsigned long mask, unsigned long arg3,
 				   unsigned long arg4, unsigned long arg5)
 {
+	unsigned int set = NOSEC_TASK_RESTRICT_EXEC;
+
 	if (arg3 || arg4 || arg5)
 		return -EINVAL;
 	if (!mask)
 		return 0;
-	/* Every future restriction bit requires PR_RESTRICT_EXEC. */
-	if (mask & ~PR_RESTRICT_ALL || !(mask & PR_RESTRICT_EXEC))
+	if (mask & ~PR_RESTRICT_ALL)
 		return -EINVAL;
-	return nosec_task_set_flags(NOSEC_TASK_RESTRICT_EXEC);
+	/* Every other restriction bit requires PR_RESTRICT_EXEC, now or before. */
+	if (!(mask & PR_RESTRICT_EXEC) &&
+	    !(nosec_task_flags(current) & NOSEC_TASK_RESTRICT_EXEC))
+		return -EINVAL;
+	if (mask & PR_RESTRICT_EXEC_NOSECURITY)
+		set |= NOSEC_TASK_RESTRICT_NOSEC;
+	return nosec_task_set_flags(set);
 }
 
 /* Store an unsigned long of the caller's ABI (32 bits for compat tasks). */
@@ -41,10 +48,13 @@ static int nosec_put_ulong(unsigned long val, unsigned long addr)
 static int nosec_prctl_get_restrict(unsigned long arg2, unsigned long arg3,
 				    unsigned long arg4, unsigned long arg5)
 {
+	unsigned int flags = nosec_task_flags(current);
 	unsigned long mask = 0;
 
-	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICT_EXEC)
+	if (flags & NOSEC_TASK_RESTRICT_EXEC)
 		mask |= PR_RESTRICT_EXEC;
+	if (flags & NOSEC_TASK_RESTRICT_NOSEC)
+		mask |= PR_RESTRICT_EXEC_NOSECURITY;
 	if (arg2 && nosec_put_ulong(mask, arg2))
 		return -EFAULT;
 	/* Room for future restriction words: store 0 in each. */
@@ -60,11 +70,16 @@ static int nosec_prctl_get_restrict(unsigned long arg2, unsigned long arg3,
 static int nosec_prctl_set_force(unsigned long on, unsigned long arg3,
 				 unsigned long arg4, unsigned long arg5)
 {
+	unsigned int flags = nosec_task_flags(current);
+
 	if (arg3 || arg4 || arg5)
 		return -EINVAL;
-	if (!(nosec_task_flags(current) & NOSEC_TASK_RESTRICT_EXEC))
+	if (!(flags & NOSEC_TASK_RESTRICT_EXEC))
 		return -EPERM;
 	if (on) {
+		/* No nosecurity exec either: force mode would have nothing to do. */
+		if (flags & NOSEC_TASK_RESTRICT_NOSEC)
+			return -EPERM;
 		/* The administrator's exec_group decides, as for the device. */
 		if (!nosec_exec_permitted())
 			return -EACCES;

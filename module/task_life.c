@@ -10,17 +10,10 @@
  * restricted child or no child.  A failed fork after that point frees the
  * task through security_task_free(), which drops the entry.
  */
-#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 
 #include "nosec.h"
-
-/* Test-only: make the child's allocation fail, as under memory pressure. */
-static bool test_fork_enomem;
-module_param(test_fork_enomem, bool, 0600);
-MODULE_PARM_DESC(test_fork_enomem,
-		 "test only: fail the child-state allocation of restricted forks");
 
 static int nosec_task_alloc(struct task_struct *task,
 			    unsigned long clone_flags)
@@ -30,8 +23,9 @@ static int nosec_task_alloc(struct task_struct *task,
 	struct nosec_task *t;
 	int ret;
 
-	t = READ_ONCE(test_fork_enomem) ? NULL :
-					  nosec_task_prepare(task, inherit);
+	/* The test build can fail it, as memory pressure would. */
+	t = nosec_fault_fork_enomem() ? NULL :
+					nosec_task_prepare(task, inherit);
 	if (!t) {
 		atomic_long_inc(&nosec_stats.fork_enomem);
 		return -ENOMEM;

@@ -31,8 +31,11 @@ atomic_long_t nosec_tasks_nr = ATOMIC_LONG_INIT(0);
  * nosec_task_find() - look up the entry of a task
  * @task: the task
  *
- * The caller holds rcu_read_lock(), or @task is current (an entry is only
- * freed when its task is).
+ * The walk passes other tasks' entries, which are freed after a grace
+ * period at any time: the caller is inside an RCU read-side section
+ * (rcu_read_lock(), or a hook handler, which runs with preemption off),
+ * and uses the entry only inside it.  For the current task's own entry,
+ * which may be used longer, see nosec_task_current().
  *
  * Return: the entry, or NULL when @task carries no state.
  */
@@ -40,12 +43,34 @@ struct nosec_task *nosec_task_find(struct task_struct *task)
 {
 	struct nosec_task *t;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(),
+			 "task table walked outside an RCU read-side section");
 	if (!nosec_task_count())
 		return NULL;
 	hash_for_each_possible_rcu(nosec_tasks, t, node, (unsigned long)task)
 		if (t->task == task)
 			return t;
 	return NULL;
+}
+
+/**
+ * nosec_task_current() - the current task's own entry
+ *
+ * Context: any.  The lookup is inside an RCU read-side section; the entry
+ * may be used after it ends.  While the task lives, only the task itself
+ * removes its entry, in nosec_task_clear_flags(); anything else frees it
+ * with the task, or at unload, once no task runs module code.
+ *
+ * Return: the entry, or NULL when the current task carries no state.
+ */
+struct nosec_task *nosec_task_current(void)
+{
+	struct nosec_task *t;
+
+	rcu_read_lock();
+	t = nosec_task_find(current);
+	rcu_read_unlock();
+	return t;
 }
 
 /**
@@ -127,13 +152,14 @@ static void nosec_task_unlink(struct nosec_task *t)
  * nosec_task_set_flags() - add flags to the current task
  * @set: NOSEC_TASK_* bits to set
  *
- * Creates the entry if the task has none.  Process context only.
+ * Creates the entry if the task has none, which may sleep (process
+ * context only); on a task that has an entry it neither sleeps nor fails.
  *
  * Return: 0, or -ENOMEM with nothing changed.
  */
 int nosec_task_set_flags(unsigned int set)
 {
-	struct nosec_task *t = nosec_task_find(current);
+	struct nosec_task *t = nosec_task_current();
 
 	if (!t) {
 		t = nosec_task_prepare(current, set);
@@ -151,16 +177,16 @@ int nosec_task_set_flags(unsigned int set)
 
 /**
  * nosec_task_clear_flags() - remove flags from the current task
- * @clear: NOSEC_TASK_* bits to clear; never NOSEC_TASK_RESTRICT_EXEC
+ * @clear: NOSEC_TASK_* bits to clear; never a restriction
  *
  * An entry left without flags is removed.  Safe in any context.
  */
 void nosec_task_clear_flags(unsigned int clear)
 {
-	struct nosec_task *t = nosec_task_find(current);
+	struct nosec_task *t = nosec_task_current();
 	unsigned long irqflags;
 
-	WARN_ON_ONCE(clear & NOSEC_TASK_RESTRICT_EXEC);
+	WARN_ON_ONCE(clear & NOSEC_TASK_RESTRICTED);
 	if (!t)
 		return;
 	WRITE_ONCE(t->flags, t->flags & ~clear);

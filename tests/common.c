@@ -255,21 +255,38 @@ long int80(long nr, long b, long c, long d, long s, long di)
 	return ret;
 }
 
+/* The build the suite loaded last: the real one, or the test build. */
+static const char *loaded_name = MODULE_NAME;
+
 int delete_module(void)
 {
-	return syscall(SYS_delete_module, "nosec_exec", O_NONBLOCK);
+	return syscall(SYS_delete_module, loaded_name, O_NONBLOCK);
+}
+
+static int load_file(const char *path, const char *name, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0) {
+		printf("# cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	close(fd);
+	if (ret == 0)
+		loaded_name = name;
+	return ret;
 }
 
 int load_module_with(const char *params)
 {
-	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
-	int ret;
+	return load_file(MODULE_PATH, MODULE_NAME, params);
+}
 
-	if (fd < 0)
-		return -1;
-	ret = syscall(SYS_finit_module, fd, params, 0);
-	close(fd);
-	return ret;
+int load_fault_module(const char *params)
+{
+	return load_file(FAULT_MODULE_PATH, FAULT_MODULE_NAME, params);
 }
 
 int load_module(void)
@@ -326,6 +343,13 @@ int reload_with(const char *params)
 	return load_module_with(params);
 }
 
+int reload_fault(const char *params)
+{
+	if (wait_tasks(0) != 0 || unload_module())
+		return -1;
+	return load_fault_module(params);
+}
+
 /* The exec ran into the last gate: SIGKILL before the program ran. */
 int killed_before_running(const struct run *r)
 {
@@ -345,11 +369,27 @@ int write_text(const char *path, const char *text)
 	return ok ? 0 : -1;
 }
 
+int read_text(const char *path, const char *text)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return 0;
+	buf[n] = 0;
+	return !strcmp(buf, text);
+}
+
 int set_param(const char *name, const char *value)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "/sys/module/nosec_exec/parameters/%s", name);
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", loaded_name, name);
 	return write_text(path, value);
 }
 

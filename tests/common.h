@@ -12,7 +12,11 @@
 #define TEST_UID	1000
 #define TEST_GID	1000
 #define STATS		"/sys/kernel/debug/nosec_exec/stats"
+#define MODULE_NAME	"nosec_exec"
 #define MODULE_PATH	"/nosec/nosec_exec.ko"
+/* The test build: the same module with the fault-injection knobs. */
+#define FAULT_MODULE_NAME	"nosec_exec_fault_inject"
+#define FAULT_MODULE_PATH	"/nosec/nosec_exec_fault_inject.ko"
 
 extern char **environ;
 extern char *no_argv[];
@@ -67,13 +71,20 @@ long int80(long nr, long b, long c, long d, long s, long di);
 long stat_value(const char *name);
 long wait_tasks(long want);
 int delete_module(void);
+/* The real module, with @params (exec_group=...). */
 int load_module_with(const char *params);
 int load_module(void);
+/* The test build, with fault-injection @params; reload_with("") goes back. */
+int load_fault_module(const char *params);
 int unload_module(void);
 int reload_with(const char *params);
+int reload_fault(const char *params);
+/* A parameter of the build loaded last. */
 int set_param(const char *name, const char *value);
 /* Write @text to an existing file (sysfs, procfs): 0 or -1. */
 int write_text(const char *path, const char *text);
+/* Does the file at @path hold exactly @text?  1 or 0. */
+int read_text(const char *path, const char *text);
 int module_probes(void);
 
 #endif

@@ -96,12 +96,18 @@ static int load_apparmor_profile(void)
 	    access("/sys/kernel/security/apparmor/.replace", W_OK))
 		return -1;
 	/* nosectest: a plain exec of probe-aa moves to it.  nosecdeny:
-	 * allows everything but executing probe-aa-denied. */
+	 * allows everything but executing probe-aa-denied.  nosecxonly:
+	 * may execute probe-aa-xonly, moving to nosecxtarget, but not read
+	 * it (AppArmor checks files at open, DAC would allow). */
 	if (write_file(prof, "profile nosectest " FIX_PROBE_AA
 		       " flags=(complain) {\n}\n"
 		       "profile nosecdeny {\n  file,\n  capability,\n"
 		       "  signal,\n  unix,\n  deny " FIX_PROBE_AA_DENIED " x,\n"
-		       "  " FIX_PROBE " ix,\n}\n", 0644))
+		       "  " FIX_PROBE " ix,\n}\n"
+		       "profile nosecxtarget flags=(complain) {\n}\n"
+		       "profile nosecxonly {\n  /** rwmlk,\n  capability,\n"
+		       "  signal,\n  unix,\n  deny " FIX_PROBE_AA_XONLY " r,\n"
+		       "  " FIX_PROBE_AA_XONLY " Px -> nosecxtarget,\n}\n", 0644))
 		return -1;
 	pid = fork();
 	if (pid == 0) {
@@ -152,6 +158,7 @@ int make_fixtures(const char *tests_dir)
 	TRY(copy_file(probe, FIX_INTERP_XONLY, 0711));
 	TRY(copy_file(probe, FIX_PROBE_AA, 0755));
 	TRY(copy_file(probe, FIX_PROBE_AA_DENIED, 0755));
+	TRY(copy_file(probe, FIX_PROBE_AA_XONLY, 0755));
 	TRY(copy_file(probe, FIX_PROBE_NOEXEC_BIT, 0644));
 	TRY(write_file(FIX_SCRIPT, "#!" FIX_PROBE "\n", 0755));
 	TRY(write_file(FIX_SCRIPT_XINTERP, "#!" FIX_INTERP_XONLY "\n", 0755));

@@ -20,6 +20,8 @@ struct test_case {
 /* Each file's cases, ended by { NULL }. */
 extern const struct test_case spec_cases[];
 extern const struct test_case bypass_cases[];
+extern const struct test_case scope_cases[];
+extern const struct test_case restrict_all_cases[];
 extern const struct test_case fuzz_cases[];
 extern const struct test_case watcher_cases[];
 extern const struct test_case failsafe_cases[];

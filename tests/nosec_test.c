@@ -340,6 +340,37 @@ static int t_apparmor_denies(void)
 	return PASS;
 }
 
+/*
+ * The read check is an open for reading by the caller, LSMs included: a
+ * profile that may execute a file (Px) but not read it keeps a nosecurity
+ * exec out, which would otherwise run it unconfined-by-the-target and let
+ * the caller read its image.
+ */
+static int t_apparmor_read_checked_at_open(void)
+{
+	const char *cmd = "changeprofile nosecxonly";
+	struct run p, n;
+	int fd;
+
+	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
+	fd = open("/proc/self/attr/current", O_WRONLY);
+	CHECK(fd >= 0 && write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd),
+	      "change_profile: %d", errno);
+	close(fd);
+	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
+	CHECK(access(FIX_PROBE_AA_XONLY, R_OK) == 0, "DAC allows reading it");
+	fd = open(FIX_PROBE_AA_XONLY, O_RDONLY);
+	CHECK(fd == -1 && errno == EACCES, "the profile must deny open for read: %d %d", fd, errno);
+	CHECK(run_prog(PLAIN, FIX_PROBE_AA_XONLY, NULL, &p) == 0, "plain: %d", p.exec_errno);
+	CHECK(!strcmp(get(&p, "label"), "nosecxtarget (complain)"), "plain label '%s'",
+	      get(&p, "label"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_AA_XONLY, NULL, &n) == EACCES, "nosec: %d %s",
+	      n.exec_errno, n.out);
+	CHECK(run_prog(FORCED, FIX_PROBE_AA_XONLY, NULL, &n) == EACCES, "forced: %d %s",
+	      n.exec_errno, n.out);
+	return PASS;
+}
+
 /* Read access: plain execve works, nosec fails with EACCES. */
 static int read_required(const char *path)
 {
@@ -573,8 +604,10 @@ static int t_restrict_args(void)
 	CHECK(restrict_me(PR_RESTRICT_EXEC, 1, 0, 0) == -1 && errno == EINVAL, "arg3");
 	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 1, 0) == -1 && errno == EINVAL, "arg4");
 	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 1) == -1 && errno == EINVAL, "arg5");
-	CHECK(restrict_me(2, 0, 0, 0) == -1 && errno == EINVAL, "unknown bit");
-	CHECK(restrict_me(PR_RESTRICT_EXEC | 2, 0, 0, 0) == -1 && errno == EINVAL, "unknown bit with EXEC");
+	CHECK(restrict_me(4, 0, 0, 0) == -1 && errno == EINVAL, "unknown bit");
+	CHECK(restrict_me(PR_RESTRICT_EXEC | 4, 0, 0, 0) == -1 && errno == EINVAL, "unknown bit with EXEC");
+	CHECK(restrict_me(PR_RESTRICT_EXEC_NOSECURITY, 0, 0, 0) == -1 && errno == EINVAL,
+	      "a further bit without PR_RESTRICT_EXEC");
 	CHECK(restrict_me(0, 0, 0, 0) == 0, "arg2 0");
 	CHECK(nosec_exec_restricted() == 0, "bad input changed nothing");
 	CHECK(child_execve_errno(FIX "/nope") == ENOENT, "exec still allowed");
@@ -1168,7 +1201,7 @@ static int t_load_all_or_nothing(void)
 	CHECK(module_probes() == 6, "probes while loaded: %d", module_probes());
 	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
 	CHECK(module_probes() == 0, "unload removes every probe: %d left", module_probes());
-	CHECK(load_module_with("fail_probe=security_task_alloc") == -1, "injected failure must fail the load");
+	CHECK(load_fault_module("fail_probe=security_task_alloc") == -1, "injected failure must fail the load");
 	CHECK(access("/dev/nosec_exec", F_OK) != 0, "no device after a failed load");
 	CHECK(module_probes() == 0, "failed load left %d probes", module_probes());
 	n = klogctl(3, log, sizeof(log) - 1);
@@ -1176,7 +1209,7 @@ static int t_load_all_or_nothing(void)
 	log[n] = 0;
 	CHECK(strstr(log, "cannot probe security_task_alloc"), "the log names the symbol");
 	/* The prctl hook fails last, with the others already live. */
-	CHECK(load_module_with("fail_probe=security_task_prctl") == -1,
+	CHECK(load_fault_module("fail_probe=security_task_prctl") == -1,
 	      "injected prctl hook failure must fail the load");
 	CHECK(module_probes() == 0, "failed late load left %d probes", module_probes());
 	n = klogctl(3, log, sizeof(log) - 1);
@@ -1194,7 +1227,7 @@ static int t_fail_closed_missed_probes(void)
 	int ret = FAIL;
 
 	/* Both layers of the exec ban miss: the last gate kills the exec. */
-	CHECK(reload_with("test_miss=__x64_sys_execve,__x64_sys_execveat,bprm_execve") == 0,
+	CHECK(reload_fault("test_miss=__x64_sys_execve,__x64_sys_execveat,bprm_execve") == 0,
 	      "load with missing ban probes: %d", errno);
 	if (run_prog(PLAIN, FIX_PROBE, setup_user_restricted, &r) != -1 ||
 	    !killed_before_running(&r)) {
@@ -1206,20 +1239,20 @@ static int t_fail_closed_missed_probes(void)
 		goto out_reload;
 	}
 	/* The per-file read check misses: the final one still refuses. */
-	CHECK(reload_with("test_miss=security_bprm_check") == 0, "reload");
+	CHECK(reload_fault("test_miss=security_bprm_check") == 0, "reload");
 	if (run_prog(NOSEC, FIX_PROBE_XONLY, setup_user, &r) != EACCES) {
 		printf("# exec-only program, bprm_check missed: %d\n", r.exec_errno);
 		goto out_reload;
 	}
 	/* The interpreter read check misses: would_dump's mark kills it. */
-	CHECK(reload_with("test_miss=open_exec") == 0, "reload");
+	CHECK(reload_fault("test_miss=open_exec") == 0, "reload");
 	if (run_prog(NOSEC, FIX_DYNPROBE_XINTERP, setup_user, &r) != -1 ||
 	    !killed_before_running(&r)) {
 		printf("# exec-only PT_INTERP, open_exec missed: status %#x\n", r.status);
 		goto out_reload;
 	}
 	/* The cred swap misses: a setuid program never runs privileged. */
-	CHECK(reload_with("test_miss=security_bprm_creds_from_file") == 0, "reload");
+	CHECK(reload_fault("test_miss=security_bprm_creds_from_file") == 0, "reload");
 	if (run_prog(NOSEC, FIX_PROBE_SUID, setup_user, &r) != -1 ||
 	    !killed_before_running(&r)) {
 		printf("# setuid program, cred swap missed: status %#x out %s\n", r.status, r.out);
@@ -1249,10 +1282,12 @@ static int fork_errno_when_restricted(void)
 
 static int t_fork_enomem_fails_closed(void)
 {
-	long before = stat_value("fork_enomem");
+	long before;
 	pid_t pid;
 	int st;
 
+	CHECK(reload_fault("") == 0, "load the test build: %d", errno);
+	before = stat_value("fork_enomem");
 	CHECK(set_param("test_fork_enomem", "1") == 0, "set knob: %d", errno);
 	pid = fork();
 	if (pid == 0) {
@@ -1271,6 +1306,7 @@ static int t_fork_enomem_fails_closed(void)
 	st = wait_status(pid);
 	CHECK(set_param("test_fork_enomem", "0") == 0, "clear knob");
 	CHECK(pid > 0 && st == 0, "unrestricted fork: %d", st);
+	CHECK(reload_with("") == 0, "back to the real module: %d", errno);
 	return PASS;
 }
 
@@ -1429,6 +1465,7 @@ const struct test_case spec_cases[] = {
 	{ "nosec_keyrings_kept", t_keyrings },
 	{ "nosec_apparmor_label_kept", t_apparmor_label },
 	{ "nosec_lsm_can_still_deny", t_apparmor_denies, 1 },
+	{ "nosec_read_checked_as_open_apparmor", t_apparmor_read_checked_at_open, 1 },
 	{ "nosec_read_required_program", t_read_program },
 	{ "nosec_read_required_script", t_read_script },
 	{ "nosec_read_required_script_interpreter", t_read_script_interp },
@@ -1528,12 +1565,12 @@ static int run_case(const struct test_case *tc)
 int main(int argc, char *argv[])
 {
 	const struct test_case *suites[] = {
-		spec_cases, bypass_cases, watcher_cases, failsafe_cases,
-		fuzz_cases, NULL, NULL,
+		spec_cases, restrict_all_cases, bypass_cases, scope_cases,
+		watcher_cases, failsafe_cases, fuzz_cases, NULL, NULL,
 	};
 	int passed = 0, failed = 0, skipped = 0;
 	const char *only = NULL;
-	size_t n = 0, i = 0, nsuites = 5;
+	size_t n = 0, i = 0, nsuites = 7;
 
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--stress"))

@@ -362,16 +362,49 @@ rc_nnp=$?
 check "control: setpriv --no-new-privs alone also keeps the setuid copy at euid $uid" \
 	eval 'rc nnp 0 && is nnp "$uid"'
 
+# --- debuggers and process tools in a forced tree (the ptrace scope) ---
+# Inside nosec-run -r -f, strace and gdb trace what they start (their own
+# subtree), ps and top list every process; gdb attaching to a process
+# outside the tree is refused, where the same attach from outside works.
+rm -f "$work"/out.*
+as_user nosec-run -r -f strace -f -qq -e trace=execve /usr/bin/true >"$work/out.strace" 2>&1
+rc_strace=$?
+check "strace under nosec-run -r -f traces its own child's execve" \
+	eval 'rc strace 0 && has strace "execve(\"/usr/bin/true\""'
+as_user nosec-run -r -f gdb -nx -batch -ex run /usr/bin/true >"$work/out.gdb" 2>&1
+rc_gdb=$?
+check "gdb under nosec-run -r -f runs and debugs its own inferior" \
+	eval 'rc gdb 0 && has gdb "exited normally"'
+as_user nosec-run -r -f ps -e -o pid=,comm= >"$work/out.ps" 2>&1
+rc_ps=$?
+as_user nosec-run -r -f top -b -n 1 >"$work/out.top" 2>&1
+rc_top=$?
+check "ps and top under nosec-run -r -f list processes outside the tree (PID 1 among them)" \
+	eval 'rc ps 0 && grep -qE "^ *1 " "$work/out.ps" && rc top 0 && grep -qE "^ *1 " "$work/out.top"'
+# The attach: a sleeping process of the user, outside; gdb -p from a forced
+# tree, then the same gdb -p from outside (the control).
+attach_from() { # attach_from WAY: gdb -p on a fresh outside sleeper
+	as_user sh -c '
+		sleep 60 & pid=$!
+		'"$1"' gdb -nx -batch -ex "info proc" -p $pid 2>&1
+		kill $pid'
+}
+attach_from "nosec-run -r -f" >"$work/out.inside" 2>&1
+attach_from "" >"$work/out.outside" 2>&1
+check "gdb -p from a forced tree to the user's own process outside: refused (Operation not permitted); from outside: attached" \
+	eval 'has inside "Operation not permitted" && hasnt inside "exe = " &&
+	      has outside "exe = "'
+
 # --- AppArmor, real profiles loaded with apparmor_parser ---
 aa=/opt/nosec-aa
 if [ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" != Y ] ||
    ! command -v apparmor_parser >/dev/null; then
-	for c in attachment Px Cx "deny x"; do
+	for c in attachment Px Cx "deny x" "x without r"; do
 		skip "AppArmor $c" "AppArmor or apparmor_parser missing"
 	done
 else
 	mkdir -p "$aa"
-	for p in attached parent child-px child-cx denied; do
+	for p in attached parent child-px child-cx child-xonly denied; do
 		cp /usr/bin/cat "$aa/$p"
 	done
 	cp /usr/bin/bash "$aa/parent"
@@ -391,6 +424,8 @@ profile nosec-parent $aa/parent {
   $aa/parent ix,
   $aa/child-px Px -> nosec-child,
   $aa/child-cx Cx -> sub,
+  $aa/child-xonly Px -> nosec-child,
+  deny $aa/child-xonly r,
   deny $aa/denied x,
   profile sub {
     /** mr,
@@ -437,6 +472,25 @@ EOF
 		eval '! rc plain 0 && ! rc nosec 0 && ! rc forced 0 &&
 		      has plain "Permission denied" && has nosec "Permission denied" &&
 		      has forced "Permission denied" && ! grep -qxF -f /etc/hostname "$work"/out.*'
+	# Execute, don't read: the profile gives child-xonly Px but no r.
+	# The caller cannot open it; a plain exec moves to nosec-child; a
+	# nosecurity exec, which would run it under the caller's profile (and
+	# let the caller read its image), is refused as the open would be.
+	rm -f "$work"/out.*
+	in_parent "cat $aa/child-xonly >/dev/null" >"$work/out.open" 2>&1
+	rc_open=$?
+	in_parent "$aa/child-xonly /proc/self/attr/current" >"$work/out.plain" 2>&1
+	in_parent "nosec-run $aa/child-xonly /proc/self/attr/current" >"$work/out.nosec" 2>&1
+	rc_nosec=$?
+	in_parent "nosec-run -r -f $aa/parent -c '$aa/child-xonly /proc/self/attr/current'" \
+		>"$work/out.forced" 2>&1
+	rc_forced=$?
+	check "AppArmor x without r: open refused, plain exec moves to 'nosec-child', nosecurity and forced execs refused (Permission denied)" \
+		eval '! rc open 0 && has open "Permission denied" &&
+		      is plain "nosec-child (enforce)" &&
+		      rc nosec 126 && has nosec "Permission denied" &&
+		      ! rc forced 0 && has forced "Permission denied" &&
+		      hasnt nosec "nosec-parent" && hasnt forced "nosec-parent"'
 	apparmor_parser -R "$work/aa.profiles"
 fi
 

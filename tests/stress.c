@@ -355,7 +355,8 @@ static int t_stress_pid_reuse(void)
 struct fuzz {
 	unsigned int seed;
 	char *rw, *ro, *none;	/* writable, read-only and unmapped pages */
-	int restricted, force;
+	unsigned long restricted;	/* the restriction mask */
+	int force;
 	long calls, bad;
 	int dirfds[8];
 	const char *paths[12];
@@ -423,10 +424,12 @@ static void fz_prctl(struct fuzz *f)
 	ret = prctl(option, a[1], a[2], a[3], a[4]);
 	switch (option) {
 	case PR_RESTRICT_ME:
+		/* Known bits only; the others only with or after EXEC. */
 		want = (a[2] | a[3] | a[4]) ? -EINVAL : a[1] == 0 ? 0 :
-		       a[1] == PR_RESTRICT_EXEC ? 0 : -EINVAL;
-		if (want == 0 && a[1])
-			f->restricted = 1;
+		       a[1] & ~PR_RESTRICT_ALL ? -EINVAL :
+		       !((a[1] | f->restricted) & PR_RESTRICT_EXEC) ? -EINVAL : 0;
+		if (want == 0)
+			f->restricted |= a[1];
 		break;
 	case PR_GET_RESTRICT:
 		want = all_w ? 0 : -EFAULT;
@@ -435,7 +438,8 @@ static void fz_prctl(struct fuzz *f)
 			fz_fail(f, "PR_GET_RESTRICT value", *(unsigned long *)a[1], 0, f->restricted);
 		break;
 	case PR_SET_FORCE_EXECVE_NOSECURITY:
-		want = (a[2] | a[3] | a[4]) ? -EINVAL : !f->restricted ? -EPERM : 0;
+		want = (a[2] | a[3] | a[4]) ? -EINVAL : !f->restricted ? -EPERM :
+		       a[1] && (f->restricted & PR_RESTRICT_EXEC_NOSECURITY) ? -EPERM : 0;
 		if (!want)
 			f->force = !!a[1];
 		break;
@@ -473,6 +477,11 @@ static void fz_ioctl(struct fuzz *f, int dev)
 	errno = 0;
 	ret = ioctl(dev, cmd, arg);
 	switch (errno) {
+	case EPERM:	/* PR_RESTRICT_EXEC_NOSECURITY denies the ioctl */
+		if (ret == -1 && (f->restricted & PR_RESTRICT_EXEC_NOSECURITY))
+			break;
+		fz_fail(f, "ioctl", ret, errno, -1);
+		break;
 	case EFAULT: case EINVAL: case ENOTTY: case ENOENT: case EACCES:
 	case ENOEXEC: case E2BIG: case EBADF: case ENOTDIR: case ELOOP:
 	case ENAMETOOLONG:

@@ -42,6 +42,10 @@ static void usage(void)
 	       "                 (PR_RESTRICT_ME, PR_RESTRICT_EXEC; irrevocable)\n"
 	       " -f, --force     turn their execve() calls into\n"
 	       "                 execve_nosecurity() instead (needs --restrict)\n"
+	       " -R, --restrict-all\n"
+	       "                 let the program and its children run no other\n"
+	       "                 program at all: execve() and execve_nosecurity()\n"
+	       "                 fail (PR_RESTRICT_EXEC_NOSECURITY; irrevocable)\n"
 	       "\n"
 	       " -h, --help      display this help\n"
 	       " -V, --version   display version\n"
@@ -125,22 +129,33 @@ static int exit_code_for(int err)
 						 EXIT_CANNOT_RUN;
 }
 
+/* How nosec-run execs the program. */
+enum run_how {
+	RUN_DEVICE,	/* execve_nosecurity() */
+	RUN_FORCED,	/* a plain execve() in a forced tree */
+	RUN_LAST,	/* the device, and the program can exec nothing */
+};
+
 /*
  * One exec of @path: through the device, or, in a forced tree, a plain
  * execve() that the module turns into the nosecurity exec.  That route
  * needs no device: a private /dev without the node (bwrap --dev,
  * PrivateDevices=) is no obstacle.  main() has checked that force is on.
+ * For --restrict-all, the device's NOSEC_EXEC_RESTRICT_ALL: the program
+ * starts with every exec denied, and a failed exec leaves nosec-run able
+ * to try the next PATH entry.
  */
-static void exec_one(const char *path, char *const argv[], int forced)
+static void exec_one(const char *path, char *const argv[], int how)
 {
-	if (forced)
+	if (how == RUN_FORCED)
 		execve(path, argv, environ);
 	else
-		execve_nosecurity(path, argv, environ);
+		execveat_nosecurity(AT_FDCWD, path, argv, environ,
+				    how == RUN_LAST ? NOSEC_EXEC_RESTRICT_ALL : 0);
 }
 
 /* Like execvp(): search PATH when @file has no slash. */
-static int run_program(const char *file, char *const argv[], int forced)
+static int run_program(const char *file, char *const argv[], int how)
 {
 	const char *path = getenv("PATH");
 	int err = ENOENT;
@@ -149,7 +164,7 @@ static int run_program(const char *file, char *const argv[], int forced)
 	if (!*file)	/* as execvp(): no such file, not EACCES from a dir */
 		return ENOENT;
 	if (strchr(file, '/')) {
-		exec_one(file, argv, forced);
+		exec_one(file, argv, how);
 		return errno;
 	}
 	if (!path)
@@ -163,7 +178,7 @@ static int run_program(const char *file, char *const argv[], int forced)
 		path += len + (path[len] == ':');
 		if (n < 0 || (size_t)n >= sizeof(buf))
 			continue;
-		exec_one(buf, argv, forced);
+		exec_one(buf, argv, how);
 		if (errno == ENOSYS)
 			return errno;
 		/* As execvp(): remember EACCES, keep looking. */
@@ -180,21 +195,26 @@ int main(int argc, char *argv[])
 	static const struct option options[] = {
 		{ "restrict", no_argument, NULL, 'r' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "restrict-all", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int restrict_exec = 0, force = 0, c, err;
+	int restrict_exec = 0, force = 0, all = 0, c, err;
 
 	opterr = 0;	/* the messages below name "nosec-run", not argv[0] */
 
-	while ((c = getopt_long(argc, argv, "+rfhV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+rfRhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			restrict_exec = 1;
 			break;
 		case 'f':
 			force = 1;
+			break;
+		case 'R':
+			restrict_exec = 1;
+			all = 1;
 			break;
 		case 'h':
 			usage();
@@ -209,6 +229,9 @@ int main(int argc, char *argv[])
 	}
 	if (optind >= argc)
 		return usage_error("no program specified", NULL);
+	if (force && all)
+		return usage_error("--restrict-all and --force exclude each other:",
+				   "a tree that runs nothing new has no exec to force");
 	if (force && !restrict_exec)
 		return usage_error("--force needs --restrict:",
 				   "forced execs exist only in a restricted tree");
@@ -237,7 +260,8 @@ int main(int argc, char *argv[])
 		return EXIT_RUN_FAILED;
 	}
 
-	err = run_program(argv[optind], &argv[optind], force);
+	err = run_program(argv[optind], &argv[optind],
+			  force ? RUN_FORCED : all ? RUN_LAST : RUN_DEVICE);
 	if (!force && err == ENOSYS) {
 		module_not_loaded();
 		return EXIT_RUN_FAILED;

@@ -28,8 +28,15 @@
 #define PR_RESTRICT_ME			0x6e6f7301
 /* Restriction bit: execve() and execveat() fail with EPERM. */
 # define PR_RESTRICT_EXEC		(1UL << 0)
+/*
+ * Restriction bit: the nosecurity exec fails with EPERM too, and force
+ * mode cannot be turned on: the task runs no new program at all.  Only
+ * with PR_RESTRICT_EXEC, in the same call or set before.
+ */
+# define PR_RESTRICT_EXEC_NOSECURITY	(1UL << 1)
 /* Every restriction bit this ABI version knows. */
-# define PR_RESTRICT_ALL		PR_RESTRICT_EXEC
+# define PR_RESTRICT_ALL		(PR_RESTRICT_EXEC | \
+					 PR_RESTRICT_EXEC_NOSECURITY)
 
 /*
  * prctl(PR_GET_RESTRICT, unsigned long *mask, unsigned long *zero3,
@@ -52,8 +59,16 @@
 /* Flags of struct nosec_execveat_args, with the values execveat() uses. */
 #define NOSEC_EXEC_SYMLINK_NOFOLLOW	0x100	/* AT_SYMLINK_NOFOLLOW */
 #define NOSEC_EXEC_EMPTY_PATH		0x1000	/* AT_EMPTY_PATH */
+/*
+ * Not an execveat() flag: when the exec succeeds, the new program starts
+ * with PR_RESTRICT_EXEC | PR_RESTRICT_EXEC_NOSECURITY, so that it and
+ * everything it starts can run no other program.  Set as the exec passes
+ * its point of no return: a failed exec leaves the caller unrestricted.
+ */
+#define NOSEC_EXEC_RESTRICT_ALL		0x40000000
 #define NOSEC_EXEC_FLAGS_ALL		(NOSEC_EXEC_SYMLINK_NOFOLLOW | \
-					 NOSEC_EXEC_EMPTY_PATH)
+					 NOSEC_EXEC_EMPTY_PATH | \
+					 NOSEC_EXEC_RESTRICT_ALL)
 
 /*
  * Not a flag of struct nosec_execveat_args: the bit %NOSEC_IOC_EXECVEAT

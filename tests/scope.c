@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scope of a restricted task (SPEC 1.4): ptrace access of any mode
+ * only to tasks restricted at least as much, no PTRACE_TRACEME to a more
+ * restricted parent, no TIOCSTI.  Each route is tried three ways in one
+ * run, all as TEST_UID: from inside a restricted tree to an unrestricted
+ * task (denied), from inside to the tree's own child (allowed, which also
+ * shows the route works here), and from outside into a restricted task
+ * (allowed, as without the module).  Yama's ptrace_scope is 0 for these
+ * cases, as Debian ships it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+#include <linux/kcmp.h>
+
+#include "nosec.h"
+#include "fixtures.h"
+#include "harness.h"
+#include "common.h"
+
+#define YAMA_SCOPE "/proc/sys/kernel/yama/ptrace_scope"
+
+/* Written by the routes that write another task's memory. */
+static volatile long scope_scratch = 1;
+
+/* ---- the routes: each returns 0 when it reached @t, else errno ---- */
+
+static int reach_attach(pid_t t)
+{
+	int status;
+
+	if (ptrace(PTRACE_ATTACH, t, 0, 0))
+		return errno;
+	waitpid(t, &status, 0);
+	ptrace(PTRACE_DETACH, t, 0, 0);
+	return 0;
+}
+
+static int reach_seize(pid_t t)
+{
+	/* The tracer's exit detaches. */
+	return ptrace(PTRACE_SEIZE, t, 0, 0) ? errno : 0;
+}
+
+static int reach_open(pid_t t, const char *file, int flags)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", t, file);
+	fd = open(path, flags);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int reach_proc_mem(pid_t t)
+{
+	return reach_open(t, "mem", O_RDWR);
+}
+
+static int reach_environ(pid_t t)
+{
+	return reach_open(t, "environ", O_RDONLY);
+}
+
+static int reach_vm(pid_t t, int write)
+{
+	long val = 2;
+	struct iovec local = { &val, sizeof(val) };
+	struct iovec remote = { (void *)&scope_scratch, sizeof(val) };
+	ssize_t n;
+
+	n = write ? process_vm_writev(t, &local, 1, &remote, 1, 0) :
+		    process_vm_readv(t, &local, 1, &remote, 1, 0);
+	return n == sizeof(val) ? 0 : errno;
+}
+
+static int reach_vm_write(pid_t t)
+{
+	return reach_vm(t, 1);
+}
+
+static int reach_vm_read(pid_t t)
+{
+	return reach_vm(t, 0);
+}
+
+static int reach_pidfd_getfd(pid_t t)
+{
+	int pidfd = syscall(SYS_pidfd_open, t, 0), fd;
+
+	if (pidfd < 0)
+		return errno;
+	fd = syscall(SYS_pidfd_getfd, pidfd, 0, 0);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	close(pidfd);
+	return 0;
+}
+
+static int reach_kcmp(pid_t t)
+{
+	return syscall(SYS_kcmp, getpid(), t, KCMP_VM, 0, 0) < 0 ? errno : 0;
+}
+
+/* ---- running a route from inside and outside ---- */
+
+/* A task of TEST_UID that waits to be reached; restricted if asked. */
+static pid_t spawn_sleeper(int restricted)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setup_user();
+		if (restricted && nosec_restrict_exec())
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/*
+ * From a task of TEST_UID, restricted with @mask (0: not restricted),
+ * try @reach on @target, or on a child of its own when @target is 0.
+ * Return: 0 reached, else the errno (or 200+ when the setup failed).
+ */
+static int reach_from(unsigned long mask, int (*reach)(pid_t), pid_t target)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pid_t t = target;
+		int e;
+
+		setup_user();
+		if (mask && restrict_me(mask, 0, 0, 0))
+			_exit(200);
+		if (!t) {
+			t = fork();
+			if (t == 0)
+				for (;;)
+					pause();
+		}
+		usleep(20000);
+		e = reach(t);
+		if (!target)
+			kill(t, SIGKILL);
+		_exit(e);
+	}
+	return wait_status(pid);
+}
+
+static char yama_saved[8];
+
+/* Debian's default: any task may ptrace its uid's others (ptrace_scope 0). */
+static void yama_permissive(void)
+{
+	int fd = open(YAMA_SCOPE, O_RDONLY);
+
+	if (fd < 0)
+		return;
+	if (read(fd, yama_saved, sizeof(yama_saved) - 1) < 0)
+		yama_saved[0] = 0;
+	close(fd);
+	write_text(YAMA_SCOPE, "0");
+}
+
+static void yama_restore(void)
+{
+	if (yama_saved[0])
+		write_text(YAMA_SCOPE, yama_saved);
+}
+
+/* The three directions of one route; @denied is the errno the kernel gives. */
+static int route(int (*reach)(pid_t), int denied)
+{
+	pid_t outside = spawn_sleeper(0), inside = spawn_sleeper(1);
+	long before = stat_value("scope_denied");
+	int out, own, in, ret = FAIL;
+
+	yama_permissive();
+	out = reach_from(PR_RESTRICT_EXEC, reach, outside);
+	own = reach_from(PR_RESTRICT_EXEC, reach, 0);
+	in = reach_from(0, reach, inside);
+	yama_restore();
+	kill(outside, SIGKILL);
+	kill(inside, SIGKILL);
+	wait_status(outside);
+	wait_status(inside);
+	if (out != denied)
+		printf("# inside -> outside: %d, want %d (%s)\n", out, denied, strerror(denied));
+	else if (own != 0)
+		printf("# inside -> its own child: %d, want 0\n", own);
+	else if (in != 0)
+		printf("# outside -> inside: %d, want 0\n", in);
+	else if (stat_value("scope_denied") <= before)
+		printf("# scope_denied did not count the denial\n");
+	else
+		ret = PASS;
+	return ret;
+}
+
+static int t_ptrace_attach(void)
+{
+	return route(reach_attach, EPERM);
+}
+
+static int t_ptrace_seize(void)
+{
+	return route(reach_seize, EPERM);
+}
+
+static int t_proc_mem(void)
+{
+	return route(reach_proc_mem, EACCES);
+}
+
+static int t_proc_environ(void)
+{
+	return route(reach_environ, EACCES);
+}
+
+static int t_vm_writev(void)
+{
+	return route(reach_vm_write, EPERM);
+}
+
+static int t_vm_readv(void)
+{
+	return route(reach_vm_read, EPERM);
+}
+
+static int t_pidfd_getfd(void)
+{
+	return route(reach_pidfd_getfd, EPERM);
+}
+
+static int t_kcmp(void)
+{
+	SKIP_IF(syscall(SYS_kcmp, getpid(), getpid(), KCMP_VM, 0, 0) < 0 && errno == ENOSYS,
+		"kernel without kcmp (CONFIG_KCMP)");
+	return route(reach_kcmp, EPERM);
+}
+
+/*
+ * The whole escape (issue 18): a forced task attaches to its unrestricted
+ * parent, points it at execve("probe-suid") and detaches; the parent
+ * would run the set-UID program with euid 0.  The same steps from an
+ * unrestricted child show that the escape is real here.
+ */
+extern char scope_syscall_insn[];
+asm(".pushsection .text\n"
+    ".globl scope_syscall_insn\n"
+    "scope_syscall_insn:\n"
+    "	syscall\n"
+    "	ud2\n"
+    ".popsection\n");
+
+static char escape_path[] = FIX_PROBE_SUID;
+static char *escape_argv[] = { escape_path, NULL };
+
+/* In the child: make @parent exec escape_path.  0 or errno. */
+static int hijack(pid_t parent)
+{
+	struct user_regs_struct regs;
+	int status;
+
+	if (ptrace(PTRACE_ATTACH, parent, 0, 0))
+		return errno;
+	if (waitpid(parent, &status, 0) != parent ||
+	    ptrace(PTRACE_GETREGS, parent, 0, &regs))
+		return 201;
+	regs.rip = (uintptr_t)scope_syscall_insn;
+	regs.rax = SYS_execve;
+	regs.orig_rax = -1;	/* no syscall restart on the way out */
+	regs.rdi = (uintptr_t)escape_path;
+	regs.rsi = (uintptr_t)escape_argv;
+	regs.rdx = 0;
+	if (ptrace(PTRACE_SETREGS, parent, 0, &regs) ||
+	    ptrace(PTRACE_DETACH, parent, 0, 0))
+		return 202;
+	return 0;
+}
+
+/* The victim: a TEST_UID "shell" whose child tries the escape. */
+static void victim(void *arg)
+{
+	int forced = *(int *)arg, pfd[2];
+	char c;
+	pid_t child;
+
+	setup_user();
+	if (pipe(pfd))
+		_exit(97);
+	child = fork();
+	if (child == 0) {
+		close(pfd[0]);
+		if (forced && (nosec_restrict_exec() || nosec_set_force(1)))
+			_exit(200);
+		printf("hijack=%d\n", hijack(getppid()));
+		fflush(stdout);
+		_exit(0);	/* closes pfd[1]: the victim's read ends */
+	}
+	close(pfd[1]);
+	/* Blocked here, as a shell waits; the escape would exec from here. */
+	while (read(pfd[0], &c, 1) < 0 && errno == EINTR)
+		;
+	waitpid(child, NULL, 0);
+	printf("victim_untouched=1\n");
+}
+
+static int t_escape_through_parent(void)
+{
+	int forced = 0;
+	struct run r;
+
+	yama_permissive();
+	capture(victim, &forced, &r);
+	if (getl(&r, "hijack") != 0 || id_field(&r, "uids", 1) != 0) {
+		yama_restore();
+		printf("# control: the unrestricted hijack did not work here: %s\n", r.out);
+		return FAIL;
+	}
+	forced = 1;
+	capture(victim, &forced, &r);
+	yama_restore();
+	CHECK(getl(&r, "hijack") == EPERM, "forced child's attach: %s", r.out);
+	CHECK(getl(&r, "victim_untouched") == 1 && !strstr(r.out, "uids="),
+	      "the parent ran something: %s", r.out);
+	return PASS;
+}
+
+/* PTRACE_TRACEME: the tracer is the parent, which must be no more restricted. */
+static int traceme_errno(int parent_restricted)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int pfd[2], status;
+		char c;
+		pid_t child;
+
+		setup_user();
+		if (pipe(pfd))
+			_exit(201);
+		child = fork();
+		if (child == 0) {
+			close(pfd[1]);
+			if (read(pfd[0], &c, 1) != 1)
+				_exit(202);
+			_exit(ptrace(PTRACE_TRACEME, 0, 0, 0) ? errno : 0);
+		}
+		close(pfd[0]);
+		/* The child predates the restriction: it is not restricted. */
+		if (parent_restricted && nosec_restrict_exec())
+			_exit(203);
+		if (write(pfd[1], "x", 1) != 1)
+			_exit(204);
+		if (waitpid(child, &status, 0) != child)
+			_exit(205);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 206);
+	}
+	return wait_status(pid);
+}
+
+static int t_traceme(void)
+{
+	int e;
+
+	yama_permissive();
+	e = traceme_errno(0);
+	CHECK(e == 0, "TRACEME to an unrestricted parent: %d", e);
+	e = traceme_errno(1);
+	yama_restore();
+	CHECK(e == EPERM, "TRACEME to a restricted parent from outside: %d", e);
+	return PASS;
+}
+
+/*
+ * Same restriction, another tree: allowed (the design, docs/security.md:
+ * no Landlock-style domains).  Less restricted: denied.
+ */
+static int t_sibling_trees(void)
+{
+	pid_t sibling = spawn_sleeper(1);
+	int same, more;
+
+	yama_permissive();
+	same = reach_from(PR_RESTRICT_EXEC, reach_proc_mem, sibling);
+	more = reach_from(PR_RESTRICT_EXEC | PR_RESTRICT_EXEC_NOSECURITY,
+			  reach_proc_mem, sibling);
+	yama_restore();
+	kill(sibling, SIGKILL);
+	wait_status(sibling);
+	CHECK(same == 0, "a sibling tree with the same restriction: %d", same);
+	CHECK(more == EACCES, "a more restricted tree reaching a less restricted one: %d",
+	      more);
+	return PASS;
+}
+
+/* ---- TIOCSTI: typing into the terminal of the shell outside ---- */
+
+static int tiocsti_errno(int restricted)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int master, slave;
+		char c = 'x';
+
+		setsid();
+		master = posix_openpt(O_RDWR | O_NOCTTY);
+		if (master < 0 || grantpt(master) || unlockpt(master))
+			_exit(201);
+		slave = open(ptsname(master), O_RDWR);
+		if (slave < 0 || ioctl(slave, TIOCSCTTY, 0))
+			_exit(202);
+		setup_user();
+		if (restricted && nosec_restrict_exec())
+			_exit(203);
+		_exit(ioctl(slave, TIOCSTI, &c) ? errno : 0);
+	}
+	return wait_status(pid);
+}
+
+static int t_tiocsti(void)
+{
+	long before = stat_value("scope_denied");
+	int e;
+
+	if (access("/dev/pts/ptmx", F_OK))
+		CHECK(mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") == 0 ||
+		      (mkdir("/dev/pts", 0755) == 0 &&
+		       mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") == 0),
+		      "mount devpts: %d", errno);
+	e = tiocsti_errno(0);
+	SKIP_IF(e == EIO, "this kernel refuses TIOCSTI to everyone (LEGACY_TIOCSTI off)");
+	CHECK(e == 0, "unrestricted TIOCSTI on its own terminal: %d", e);
+	e = tiocsti_errno(1);
+	CHECK(e == EPERM, "restricted TIOCSTI: %d", e);
+	CHECK(stat_value("scope_denied") == before + 1, "scope_denied %ld",
+	      stat_value("scope_denied"));
+	return PASS;
+}
+
+const struct test_case scope_cases[] = {
+	{ "scope_ptrace_attach", t_ptrace_attach, 1 },
+	{ "scope_ptrace_seize", t_ptrace_seize, 1 },
+	{ "scope_proc_pid_mem", t_proc_mem, 1 },
+	{ "scope_proc_pid_environ", t_proc_environ, 1 },
+	{ "scope_process_vm_writev", t_vm_writev, 1 },
+	{ "scope_process_vm_readv", t_vm_readv, 1 },
+	{ "scope_pidfd_getfd", t_pidfd_getfd, 1 },
+	{ "scope_kcmp", t_kcmp, 1 },
+	{ "scope_forced_tree_cannot_hijack_parent", t_escape_through_parent, 1 },
+	{ "scope_traceme_to_restricted_parent", t_traceme, 1 },
+	{ "scope_sibling_trees", t_sibling_trees, 1 },
+	{ "scope_tiocsti", t_tiocsti, 1 },
+	{ NULL },
+};
