@@ -9,6 +9,12 @@
  *    every file of the chain (program, script and binfmt_misc interpreters,
  *    ELF PT_INTERP), after the kernel's own checks ran and allowed it,
  *    checked as an open for reading by the caller (nosec_may_read());
+ *  - an LSM that keeps its label outside the creds cannot be kept from
+ *    moving the task: TOMOYO picks the next domain in its bprm_check hook
+ *    and stores it in the task.  When it would move the task to another
+ *    domain (tomoyo_assign_domain() with transit set), the exec fails with
+ *    EPERM; one that TOMOYO keeps in its domain (keep_domain, or no
+ *    policy loaded) runs;
  *  - security_bprm_creds_from_file() still runs (so LSMs may deny), then
  *    the creds it computed (set-ID, file caps, LSM label, securebits,
  *    dropped keyrings, suid/fsuid reset) are replaced by a copy of the
@@ -118,12 +124,18 @@ static int nosec_may_read(struct file *file)
 
 static int nosec_bprm_check(struct linux_binprm *bprm)
 {
+	bool moved;
 	int ret;
 
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CHECK,
 				   (unsigned long)bprm, 0);
+	moved = nosec_task_flags(current) & NOSEC_TASK_LSM_MOVED;
+	if (moved)
+		nosec_task_clear_flags(NOSEC_TASK_LSM_MOVED);
 	if (ret)
 		return ret;
+	if (moved)
+		return -EPERM;
 	return nosec_may_read(bprm->file);
 }
 
@@ -231,6 +243,21 @@ void nosec_creds_from_file_pre(struct pt_regs *regs)
 	nosec_redirect_if_nosec(regs, nosec_creds_from_file);
 }
 
+/**
+ * nosec_tomoyo_assign_domain_pre() - TOMOYO is moving a nosecurity exec
+ * @regs: registers at the entry of tomoyo_assign_domain() (second
+ *	argument: transit, set when the domain becomes current's)
+ *
+ * Marks the exec, which nosec_bprm_check() then fails with EPERM (and the
+ * last gate kills, should that hook have missed).  The task has an entry:
+ * setting a bit neither sleeps nor fails.
+ */
+void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs)
+{
+	if (regs->si && nosec_exec_nosecurity(nosec_task_flags(current)))
+		nosec_task_set_flags(NOSEC_TASK_LSM_MOVED);
+}
+
 static bool nosec_creds_unchanged(const struct cred *new,
 				  const struct cred *old)
 {
@@ -266,6 +293,7 @@ static bool nosec_exec_checked(const struct linux_binprm *bprm,
 			       unsigned int flags)
 {
 	return (flags & NOSEC_TASK_CREDS_KEPT) &&
+	       !(flags & NOSEC_TASK_LSM_MOVED) &&
 	       !(bprm->interp_flags & BINPRM_FLAGS_ENFORCE_NONDUMP) &&
 	       nosec_creds_unchanged(bprm->cred, current_cred());
 }
@@ -321,6 +349,7 @@ void nosec_committing_creds_pre(struct pt_regs *regs)
 		nosec_task_set_flags(NOSEC_TASK_RESTRICTED);
 out_unlock:
 	rcu_read_unlock();
-	if (flags & NOSEC_TASK_CREDS_KEPT)
-		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT);
+	if (flags & (NOSEC_TASK_CREDS_KEPT | NOSEC_TASK_LSM_MOVED))
+		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT |
+				       NOSEC_TASK_LSM_MOVED);
 }

@@ -34,6 +34,8 @@ struct task_struct;
 #define NOSEC_TASK_EXEC_ARMED		BIT(4)	/* NOSEC_IOC_EXECVEAT armed it */
 /* This armed exec restricts everything once it cannot fail any more. */
 #define NOSEC_TASK_RESTRICT_ON_EXEC	BIT(6)
+/* An LSM moved this nosecurity exec to another domain (TOMOYO). */
+#define NOSEC_TASK_LSM_MOVED		BIT(7)
 
 struct nosec_exec_arming;
 
@@ -135,6 +137,8 @@ enum nosec_hook_id {
 	NOSEC_HOOK_PTRACE_TRACEME,
 	NOSEC_HOOK_FILE_IOCTL,
 	NOSEC_HOOK_FILE_IOCTL_COMPAT,
+	NOSEC_HOOK_PRLIMIT,
+	NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
 	NOSEC_HOOK_TASK_PRCTL,
 	NOSEC_NR_HOOKS,
 };
@@ -170,12 +174,14 @@ void nosec_bprm_check_pre(struct pt_regs *regs);
 void nosec_open_exec_pre(struct pt_regs *regs);
 void nosec_creds_from_file_pre(struct pt_regs *regs);
 void nosec_committing_creds_pre(struct pt_regs *regs);
+void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs);
 void nosec_task_alloc_pre(struct pt_regs *regs);
 void nosec_task_free_pre(struct pt_regs *regs);
 void nosec_fork_check_pre(struct pt_regs *regs);
 void nosec_ptrace_access_pre(struct pt_regs *regs);
 void nosec_ptrace_traceme_pre(struct pt_regs *regs);
 void nosec_file_ioctl_pre(struct pt_regs *regs);
+void nosec_prlimit_pre(struct pt_regs *regs);
 
 /*
  * fault_inject.c: the knobs of the test build, nosec_exec_fault_inject.ko

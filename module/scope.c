@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nosec_exec - the scope of a restricted task: what it may still reach
- * outside its own tree.  This is where ptrace access and terminal input
- * injection by a restricted task are denied.
+ * outside its own tree.  This is where ptrace access, terminal input
+ * injection and new resource limits on other tasks by a restricted task
+ * are denied.
  *
  * An exec ban that a task can step around by making an unrestricted task
  * of the same uid exec for it is no ban: a forced tree that attaches to
@@ -29,8 +30,18 @@
  * started the restricted tree reads next: a restricted task could type a
  * command into its unrestricted parent.  It fails with EPERM for a
  * restricted task, as kernels built without LEGACY_TIOCSTI refuse it to
- * everyone.
+ * everyone.  TIOCLINUX on a virtual console is the same door (select text
+ * on the screen, paste it as input: TIOCL_SETSEL, TIOCL_PASTESEL), which
+ * 6.1 opens to the console's owner; a restricted task gets EPERM for
+ * every TIOCLINUX subcommand, as a sandbox has no use for the others.
+ *
+ * prlimit64() sets the resource limits of another task of the same uid,
+ * and limits survive exec: a restricted task could shrink RLIMIT_FSIZE or
+ * RLIMIT_NOFILE of its parent shell, and the next set-UID program that
+ * shell runs would start crippled at a point of its choosing.  New limits
+ * for a task out of scope fail with EPERM; reading them is allowed.
  */
+#include <linux/resource.h>
 #include <linux/sched.h>
 #include <linux/tty.h>
 
@@ -60,6 +71,13 @@ static int nosec_ptrace_access_denied(struct task_struct *child,
 }
 
 static int nosec_ptrace_traceme_denied(struct task_struct *parent)
+{
+	return -EPERM;
+}
+
+static int nosec_prlimit_denied(struct task_struct *tsk,
+				unsigned int resource, struct rlimit *new_rlim,
+				struct rlimit *old_rlim)
 {
 	return -EPERM;
 }
@@ -100,13 +118,33 @@ void nosec_ptrace_traceme_pre(struct pt_regs *regs)
 }
 
 /**
- * nosec_file_ioctl_pre() - no TIOCSTI from a restricted task
+ * nosec_prlimit_pre() - no new resource limits for a task out of scope
+ * @regs: registers at the entry of do_prlimit() (the task, the resource,
+ *	the new limits or NULL, the old limits or NULL)
+ *
+ * prlimit64() calls do_prlimit() on the task it named once the kernel's
+ * own permission check has passed; setrlimit() calls it on current.
+ */
+void nosec_prlimit_pre(struct pt_regs *regs)
+{
+	struct task_struct *tsk = (struct task_struct *)regs->di;
+
+	if (!regs->dx || tsk == current)
+		return;
+	if (!nosec_may_reach(nosec_task_flags(current), nosec_task_flags(tsk)))
+		nosec_scope_deny(regs, nosec_prlimit_denied);
+}
+
+/**
+ * nosec_file_ioctl_pre() - no TIOCSTI or TIOCLINUX from a restricted task
  * @regs: registers at the entry of security_file_ioctl() or
  *	security_file_ioctl_compat() (second argument: the command)
  */
 void nosec_file_ioctl_pre(struct pt_regs *regs)
 {
-	if ((unsigned int)regs->si != TIOCSTI)
+	unsigned int cmd = (unsigned int)regs->si;
+
+	if (cmd != TIOCSTI && cmd != TIOCLINUX)
 		return;
 	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
 		nosec_scope_deny(regs, nosec_file_ioctl_denied);

@@ -11,6 +11,10 @@
 #define FIX_PROBE_AA		FIX "/probe-aa"		/* AppArmor profile */
 #define FIX_PROBE_AA_DENIED	FIX "/probe-aa-denied"	/* nosecdeny: deny x */
 #define FIX_PROBE_AA_XONLY	FIX "/probe-aa-xonly"	/* nosecxonly: Px, no r */
+#define FIX_PROBE_TOMOYO	FIX "/probe-tomoyo"	/* a TOMOYO domain of its own */
+/* TOMOYO's activation: qemu/run boots with TOMOYO_trigger= and _loader=. */
+#define FIX_TOMOYO_TRIGGER	FIX "/tomoyo-trigger"
+#define FIX_TOMOYO_LOADER	FIX "/tomoyo-loader"
 #define FIX_PROBE_NOEXEC_BIT	FIX "/probe-noexec-bit"	/* mode 0644 */
 #define FIX_INTERP_XONLY	FIX "/interp-xonly"	/* mode 0711 */
 #define FIX_SCRIPT		FIX "/script"		/* #!probe */

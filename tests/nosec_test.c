@@ -320,19 +320,31 @@ static int t_apparmor_label(void)
 	return PASS;
 }
 
+/* Move to AppArmor profile @profile, then to TEST_UID: 0, or -1 (errno set). */
+static int apparmor_user_in(const char *profile)
+{
+	char cmd[64];
+	int fd = open("/proc/self/attr/current", O_WRONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = snprintf(cmd, sizeof(cmd), "changeprofile %s", profile);
+	if (write(fd, cmd, n) != n) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return drop_to_user();
+}
+
 /* An LSM that denies the exec still denies a nosecurity one. */
 static int t_apparmor_denies(void)
 {
-	const char *cmd = "changeprofile nosecdeny";
 	struct run p, n;
-	int fd;
 
 	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
-	fd = open("/proc/self/attr/current", O_WRONLY);
-	CHECK(fd >= 0 && write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd),
-	      "change_profile: %d", errno);
-	close(fd);
-	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
+	CHECK(apparmor_user_in("nosecdeny") == 0, "change_profile, drop to uid %d: %d",
+	      TEST_UID, errno);
 	CHECK(run_prog(PLAIN, FIX_PROBE_AA_DENIED, NULL, &p) == EACCES, "plain: %d", p.exec_errno);
 	CHECK(run_prog(NOSEC, FIX_PROBE_AA_DENIED, NULL, &n) == EACCES, "nosec: %d", n.exec_errno);
 	CHECK(run_prog(NOSEC, FIX_PROBE, NULL, &n) == 0, "allowed file: %d", n.exec_errno);
@@ -348,16 +360,12 @@ static int t_apparmor_denies(void)
  */
 static int t_apparmor_read_checked_at_open(void)
 {
-	const char *cmd = "changeprofile nosecxonly";
 	struct run p, n;
 	int fd;
 
 	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
-	fd = open("/proc/self/attr/current", O_WRONLY);
-	CHECK(fd >= 0 && write(fd, cmd, strlen(cmd)) == (ssize_t)strlen(cmd),
-	      "change_profile: %d", errno);
-	close(fd);
-	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
+	CHECK(apparmor_user_in("nosecxonly") == 0, "change_profile, drop to uid %d: %d",
+	      TEST_UID, errno);
 	CHECK(access(FIX_PROBE_AA_XONLY, R_OK) == 0, "DAC allows reading it");
 	fd = open(FIX_PROBE_AA_XONLY, O_RDONLY);
 	CHECK(fd == -1 && errno == EACCES, "the profile must deny open for read: %d %d", fd, errno);
@@ -1566,7 +1574,7 @@ int main(int argc, char *argv[])
 {
 	const struct test_case *suites[] = {
 		spec_cases, restrict_all_cases, bypass_cases, scope_cases,
-		watcher_cases, failsafe_cases, fuzz_cases, NULL, NULL,
+		watcher_cases, failsafe_cases, fuzz_cases, NULL, NULL, NULL,
 	};
 	int passed = 0, failed = 0, skipped = 0;
 	const char *only = NULL;
@@ -1579,6 +1587,8 @@ int main(int argc, char *argv[])
 			only = argv[a];
 	}
 
+	/* Last: TOMOYO's policy, once loaded, stays for the whole boot. */
+	suites[nsuites++] = tomoyo_cases;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (getuid() != 0) {

@@ -21,6 +21,22 @@
 #include <linux/keyctl.h>
 #include <linux/nosec_exec.h>
 
+/* key=the first line of @path (empty when it cannot be read). */
+static void first_line(const char *key, const char *path)
+{
+	char buf[512];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		n = 0;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (fd >= 0)
+		close(fd);
+	printf("%s=%s\n", key, buf);
+}
+
 static void status_line(const char *key, const char *name)
 {
 	char line[256];
@@ -79,15 +95,8 @@ int main(int argc, char *argv[])
 	printf("personality=%#x\n", personality(0xffffffff));
 	getrlimit(RLIMIT_STACK, &rl);
 	printf("stack=%llu\n", (unsigned long long)rl.rlim_cur);
-	fd = open("/proc/self/attr/current", O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (n < 0)
-		n = 0;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	if (fd >= 0)
-		close(fd);
-	printf("label=%s\n", buf);
+	first_line("label", "/proc/self/attr/current");
+	first_line("tomoyo_domain", "/sys/kernel/security/tomoyo/self_domain");
 	keyring("thread_keyring", KEY_SPEC_THREAD_KEYRING);
 	keyring("process_keyring", KEY_SPEC_PROCESS_KEYRING);
 	if (prctl(PR_GET_RESTRICT, &mask, 0, 0, 0) == 0)

@@ -2,7 +2,8 @@
 /*
  * The scope of a restricted task (SPEC 1.4): ptrace access of any mode
  * only to tasks restricted at least as much, no PTRACE_TRACEME to a more
- * restricted parent, no TIOCSTI.  Each route is tried three ways in one
+ * restricted parent, no TIOCSTI or TIOCLINUX, no new resource limits on
+ * a task restricted less.  Each route is tried three ways in one
  * run, all as TEST_UID: from inside a restricted tree to an unrestricted
  * task (denied), from inside to the tree's own child (allowed, which also
  * shows the route works here), and from outside into a restricted task
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -28,6 +31,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include <linux/kcmp.h>
+#include <linux/tiocl.h>
 
 #include "nosec.h"
 #include "fixtures.h"
@@ -115,6 +119,24 @@ static int reach_pidfd_getfd(pid_t t)
 	close(fd);
 	close(pidfd);
 	return 0;
+}
+
+/* Lower the soft limit on open files of @t (the sleepers never open any). */
+static int reach_prlimit(pid_t t)
+{
+	struct rlimit lim;
+
+	if (prlimit(t, RLIMIT_NOFILE, NULL, &lim))
+		return 100 + errno;
+	lim.rlim_cur = 64;
+	return prlimit(t, RLIMIT_NOFILE, &lim, NULL) ? errno : 0;
+}
+
+static int read_prlimit(pid_t t)
+{
+	struct rlimit lim;
+
+	return prlimit(t, RLIMIT_NOFILE, NULL, &lim) ? errno : 0;
 }
 
 static int reach_kcmp(pid_t t)
@@ -240,14 +262,44 @@ static int t_proc_environ(void)
 	return route(reach_environ, EACCES);
 }
 
+static bool have_process_vm(void)
+{
+	long val;
+	struct iovec iov = { &val, sizeof(val) };
+
+	return process_vm_readv(getpid(), &iov, 1, &iov, 1, 0) >= 0 ||
+	       errno != ENOSYS;
+}
+
 static int t_vm_writev(void)
 {
+	SKIP_IF(!have_process_vm(), "kernel without process_vm_* (CONFIG_CROSS_MEMORY_ATTACH)");
 	return route(reach_vm_write, EPERM);
 }
 
 static int t_vm_readv(void)
 {
+	SKIP_IF(!have_process_vm(), "kernel without process_vm_* (CONFIG_CROSS_MEMORY_ATTACH)");
 	return route(reach_vm_read, EPERM);
+}
+
+/*
+ * New limits survive exec: an unrestricted shell's next set-UID program
+ * would start with them.  Reading another task's limits stays allowed.
+ */
+static int t_prlimit(void)
+{
+	pid_t outside;
+	int e;
+
+	if (route(reach_prlimit, EPERM) != PASS)
+		return FAIL;
+	outside = spawn_sleeper(0);
+	e = reach_from(PR_RESTRICT_EXEC, read_prlimit, outside);
+	kill(outside, SIGKILL);
+	wait_status(outside);
+	CHECK(e == 0, "restricted task reading an outside task's limits: %d", e);
+	return PASS;
 }
 
 static int t_pidfd_getfd(void)
@@ -463,6 +515,52 @@ static int t_tiocsti(void)
 	return PASS;
 }
 
+/* ---- TIOCLINUX: select and paste on a virtual console ---- */
+
+/*
+ * TIOCLINUX @sub from TEST_UID, restricted or not, on the virtual console
+ * /dev/tty1 as its controlling terminal (6.1 allows TIOCLINUX to the
+ * console's own session, or CAP_SYS_ADMIN).
+ */
+static int tioclinux_errno(char sub, int restricted)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char arg[8] = { sub };
+		int fd;
+
+		setsid();
+		fd = open("/dev/tty1", O_RDWR | O_NOCTTY);
+		if (fd < 0 || ioctl(fd, TIOCSCTTY, 1))
+			_exit(202);
+		setup_user();
+		if (restricted && nosec_restrict_exec())
+			_exit(203);
+		_exit(ioctl(fd, TIOCLINUX, arg) ? errno : 0);
+	}
+	return wait_status(pid);
+}
+
+static int t_tioclinux(void)
+{
+	long before = stat_value("scope_denied");
+	int fd = open("/dev/tty1", O_RDWR | O_NOCTTY), e;
+
+	SKIP_IF(fd < 0, "no virtual console (/dev/tty1 cannot be opened)");
+	close(fd);
+	e = tioclinux_errno(TIOCL_GETSHIFTSTATE, 0);
+	SKIP_IF(e == ENOTTY || e == EINVAL, "/dev/tty1 is no virtual console");
+	CHECK(e == 0, "unrestricted TIOCL_GETSHIFTSTATE on its console: %d", e);
+	e = tioclinux_errno(TIOCL_GETSHIFTSTATE, 1);
+	CHECK(e == EPERM, "restricted TIOCL_GETSHIFTSTATE: %d", e);
+	e = tioclinux_errno(TIOCL_PASTESEL, 1);
+	CHECK(e == EPERM, "restricted TIOCL_PASTESEL: %d", e);
+	CHECK(stat_value("scope_denied") == before + 2, "scope_denied %ld",
+	      stat_value("scope_denied"));
+	return PASS;
+}
+
 const struct test_case scope_cases[] = {
 	{ "scope_ptrace_attach", t_ptrace_attach, 1 },
 	{ "scope_ptrace_seize", t_ptrace_seize, 1 },
@@ -476,5 +574,7 @@ const struct test_case scope_cases[] = {
 	{ "scope_traceme_to_restricted_parent", t_traceme, 1 },
 	{ "scope_sibling_trees", t_sibling_trees, 1 },
 	{ "scope_tiocsti", t_tiocsti, 1 },
+	{ "scope_tioclinux", t_tioclinux, 1 },
+	{ "scope_prlimit", t_prlimit, 1 },
 	{ NULL },
 };
