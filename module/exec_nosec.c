@@ -11,10 +11,10 @@
  *    checked as an open for reading by the caller (nosec_may_read());
  *  - an LSM that keeps its label outside the creds cannot be kept from
  *    moving the task: TOMOYO picks the next domain in its bprm_check hook
- *    and stores it in the task.  When it would move the task to another
- *    domain (tomoyo_assign_domain() with transit set), the exec fails with
- *    EPERM; one that TOMOYO keeps in its domain (keep_domain, or no
- *    policy loaded) runs;
+ *    and stores it in the task.  When it moves the task to another domain
+ *    (tomoyo_assign_domain() with transit set), the move is undone and the
+ *    exec fails with EPERM; one that TOMOYO keeps in its domain
+ *    (keep_domain, or no policy loaded) runs;
  *  - security_bprm_creds_from_file() still runs (so LSMs may deny), then
  *    the creds it computed (set-ID, file caps, LSM label, securebits,
  *    dropped keyrings, suid/fsuid reset) are replaced by a copy of the
@@ -122,6 +122,33 @@ static int nosec_may_read(struct file *file)
 	return nosec_open_check(file);
 }
 
+/*
+ * Put current back in the TOMOYO domain it had before this exec.  TOMOYO
+ * switched domains already and kept the old one aside; it puts it back
+ * when the task next prepares creds outside an exec, which a failed exec
+ * does not do, and drops it for good at the task's next file access.  So
+ * the creds are prepared (and thrown away) here, with current->in_execve
+ * clear for that one call: the flag is current's own, and nothing in
+ * prepare_creds() but TOMOYO's hook reads it.  If that cannot be done,
+ * the task must not go back to userspace in the new domain: SIGKILL.
+ */
+static void nosec_tomoyo_move_back(void)
+{
+	struct cred *cred = NULL;
+
+#ifdef NOSEC_HAVE_IN_EXECVE
+	current->in_execve = 0;
+	cred = prepare_creds();
+	current->in_execve = 1;
+#endif
+	if (cred) {
+		abort_creds(cred);
+		return;
+	}
+	atomic_long_inc(&nosec_stats.killed_execs);
+	force_sig(SIGKILL);
+}
+
 static int nosec_bprm_check(struct linux_binprm *bprm)
 {
 	bool moved;
@@ -130,8 +157,10 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CHECK,
 				   (unsigned long)bprm, 0);
 	moved = nosec_task_flags(current) & NOSEC_TASK_LSM_MOVED;
-	if (moved)
+	if (moved) {
+		nosec_tomoyo_move_back();
 		nosec_task_clear_flags(NOSEC_TASK_LSM_MOVED);
+	}
 	if (ret)
 		return ret;
 	if (moved)
