@@ -43,8 +43,13 @@ static void nosec_exec_starts(unsigned int flags)
 {
 	if (flags & NOSEC_TASK_EXEC_ARMED)
 		nosec_exec_disarm();
-	if (flags & NOSEC_TASK_CREDS_KEPT)
-		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT);
+	/*
+	 * Left from an exec that did not reach the last gate, or, for
+	 * LSM_MOVED, from a TOMOYO domain change by a self_domain write.
+	 */
+	if (flags & (NOSEC_TASK_CREDS_KEPT | NOSEC_TASK_LSM_MOVED))
+		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT |
+				       NOSEC_TASK_LSM_MOVED);
 }
 
 /**

@@ -137,9 +137,11 @@ static void nosec_tomoyo_move_back(void)
 	struct cred *cred = NULL;
 
 #ifdef NOSEC_HAVE_IN_EXECVE
+	unsigned int in_execve = current->in_execve;
+
 	current->in_execve = 0;
 	cred = prepare_creds();
-	current->in_execve = 1;
+	current->in_execve = in_execve;
 #endif
 	if (cred) {
 		abort_creds(cred);
