@@ -40,9 +40,10 @@ deps:
 fault-module:
 	qemu/build-modules --fault-inject-only $(KDIR) $(CURDIR)/tests/modules
 
+# make check CASE=NAME runs only the cases whose name contains NAME.
 check: deps
 	$(MAKE) all fault-module
-	qemu/run --timeout 1200 -- /nosec/tests/run-tests
+	qemu/run --timeout 1200 -- /nosec/tests/run-tests $(CASE)
 
 # The suite plus the stress and full fuzz cases, on the stock kernel.
 stress: deps

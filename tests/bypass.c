@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bypass catalogue: one case per way around the exec ban or the
- * nosecurity rules that SPEC 1.2 and the README's security table list,
+ * nosecurity rules that SPEC 1.2 and docs/security.md's table list,
  * beyond the entry points nosec_test.c already covers.
  */
 #define _GNU_SOURCE

@@ -24,7 +24,7 @@ diag_lines=30	# apt's and DKMS's logs: their end says what went wrong
 # any Debian system), nor depmod's index files: the kernel's own package
 # owns them, but this guest's kernel is not installed on the host.  Nor
 # DKMS's module-signing key pair, which its first build on a machine
-# creates and keeps on purpose (see Secure Boot in the README).
+# creates and keeps on purpose (see Secure Boot in docs/packaging.md).
 changes() {
 	(cd /run/nosec-overlay/upper && find . -mindepth 1 ! -type d | sort) |
 		grep -Ev '^\./var/lib/dkms/mok\.(key|pub)$' |

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/systemd.sh: part of `make check-real`.  Runs as root in a
 # `qemu/run --hostfs --systemd` guest: this machine's systemd is PID 1, the
-# module is loaded.  The README's systemd recipes, run as units of an
+# module is loaded.  The systemd recipes of docs/using.md, run as units of an
 # ordinary user with systemd-run and systemctl: what PrivateDevices=,
 # DevicePolicy=, DeviceAllow= and BindPaths= do to nosec-run's two routes
 # (the forced execve, which needs no device, and the device's ioctl).
@@ -83,7 +83,7 @@ check "DevicePolicy=closed without DeviceAllow=: plain nosec-run refused (125, t
 check "DevicePolicy=closed without DeviceAllow=: nosec-run --restrict --force runs, euid $uid" \
 	eval 'rc forced 0 && is forced "$uid"'
 
-# The README's unit file, started with systemctl.
+# docs/using.md's unit file, started with systemctl.
 rm -f "$work"/out.*
 cat >/etc/systemd/system/nosec-recipe.service <<EOF
 [Unit]
@@ -98,7 +98,7 @@ EOF
 systemctl daemon-reload
 systemctl start nosec-recipe.service >"$work/out.start" 2>&1
 rc_start=$?
-check "the README's unit (nosec-run --restrict --force, PrivateDevices=yes): systemctl start succeeds, euid $uid" \
+check "docs/using.md's unit (nosec-run --restrict --force, PrivateDevices=yes): systemctl start succeeds, euid $uid" \
 	eval 'rc start 0 && is recipe "$uid" &&
 	      [ "$(systemctl show -P Result nosec-recipe.service)" = success ]'
 rm -f /etc/systemd/system/nosec-recipe.service
