@@ -2,7 +2,7 @@
 /*
  * The bypass catalogue: one case per way around the exec ban or the
  * nosecurity rules that SPEC 1.2 and docs/security.md's table list,
- * beyond the entry points nosec_test.c already covers.
+ * beyond the entry points restrict.c already covers.
  */
 #define _GNU_SOURCE
 #include <errno.h>

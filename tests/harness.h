@@ -18,7 +18,11 @@ struct test_case {
 };
 
 /* Each file's cases, ended by { NULL }. */
-extern const struct test_case spec_cases[];
+extern const struct test_case nosec_exec_cases[];	/* SPEC 1.1 */
+extern const struct test_case restrict_cases[];		/* SPEC 1.2 */
+extern const struct test_case force_cases[];		/* SPEC 1.3 */
+extern const struct test_case nosec_run_cases[];	/* the nosec-run command */
+extern const struct test_case lifecycle_cases[];	/* stats, load, unload */
 extern const struct test_case bypass_cases[];
 extern const struct test_case scope_cases[];
 extern const struct test_case restrict_all_cases[];
