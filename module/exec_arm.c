@@ -122,16 +122,6 @@ static enum nosec_hook_id nosec_execveat_hook(enum nosec_abi abi)
 	}
 }
 
-/**
- * nosec_free_arming() - free a task entry's arming, if any
- * @t: the entry; its task is gone (task free, unload), or is the caller
- */
-void nosec_free_arming(struct nosec_task *t)
-{
-	kfree(t->arming);
-	t->arming = NULL;
-}
-
 /* Take the current task's arming away from it; the caller frees it. */
 static struct nosec_exec_arming *nosec_take_arming(void)
 {

@@ -10,6 +10,11 @@
  * opened, so an entry point missing from the first layer cannot bypass
  * the ban.  A third check, in exec_nosec.c, kills an exec that somehow got
  * past both.
+ *
+ * The ban and the arming of exec_arm.c meet at execveat(): an armed call
+ * goes to exec_arm.c, any other comes here (nosec_execveat_pre()), and
+ * every exec that is not the armed one consumes a pending arming
+ * (nosec_exec_disarm()).  Each file calls the other at that one seam.
  */
 #include <linux/binfmts.h>
 #include <linux/gfp.h>

@@ -19,6 +19,12 @@
 
 #include "nosec.h"
 
+/*
+ * The one piece of the module's life cycle that its parts ask about.  The
+ * device and prctl refuse service until nosec_init() has every hook in
+ * place, so main.c starts the parts (device.c among them) and they ask
+ * main.c this, which is the shape of a life cycle rather than a circle.
+ */
 static bool nosec_live;
 
 /**

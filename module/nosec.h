@@ -48,7 +48,10 @@ struct nosec_exec_arming;
  *	before @task first runs), read locklessly
  * @saved_dumpable: the caller's dumpability, kept over a nosecurity exec
  * @arming: the execveat NOSEC_IOC_EXECVEAT armed (exec_arm.c), while
- *	%NOSEC_TASK_EXEC_ARMED is set; owned by @task
+ *	%NOSEC_TASK_EXEC_ARMED is set; owned by @task.  One kmalloc'ed
+ *	block that holds nothing else: exec_arm.c fills and consumes it,
+ *	and whoever frees the entry kfree()s it with the entry, without
+ *	knowing what is inside.
  */
 struct nosec_task {
 	struct hlist_node node;
@@ -110,7 +113,6 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 /* exec_arm.c: NOSEC_IOC_EXECVEAT becomes a real execveat() syscall */
 long nosec_exec_arm(const struct nosec_execveat_args *args);
 void nosec_exec_disarm(void);
-void nosec_free_arming(struct nosec_task *t);
 long nosec_exec_refused(void);
 
 /* audit.c: records for the audit log */

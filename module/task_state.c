@@ -230,7 +230,7 @@ void nosec_task_drop(struct task_struct *task)
 	if (t->flags & NOSEC_TASK_RESTRICT_EXEC)
 		module_put(THIS_MODULE);
 	/* Its task is gone: nobody else touches the arming. */
-	nosec_free_arming(t);
+	kfree(t->arming);
 	kfree_rcu(t, rcu);
 }
 
@@ -250,7 +250,7 @@ void nosec_task_drop_all(void)
 	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
 	hash_for_each_safe(nosec_tasks, bkt, tmp, t, node) {
 		nosec_task_unlink(t);
-		nosec_free_arming(t);
+		kfree(t->arming);
 		kfree_rcu(t, rcu);
 	}
 	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
