@@ -59,10 +59,11 @@ static int nosec_open_for_read(const struct path *path,
  * Kernels with current->in_execve (Kbuild: NOSEC_HAVE_IN_EXECVE): AppArmor
  * and TOMOYO let every open of a task in execve through unchecked, and
  * TOMOYO keeps its exec state by that flag, so the flag cannot be cleared
- * for a moment (TOMOYO then drops the state and oopses when the exec
- * commits).  The open is made by a kernel worker instead, with the
- * caller's creds: what the LSMs that judge by creds (AppArmor, SELinux,
- * Smack, Landlock) decide.  TOMOYO, which judges by task, sees the
+ * around the open (TOMOYO's open hook then drops the state, and the exec
+ * oopses when it commits; nosec_tomoyo_move_back() clears it on purpose,
+ * for an exec that will fail).  The open is made by a kernel worker
+ * instead, with the caller's creds: what the LSMs that judge by creds
+ * (AppArmor, SELinux, Smack, Landlock) decide.  TOMOYO, which judges by task, sees the
  * worker.  Later kernels mark the exec's own opens with __FMODE_EXEC,
  * which a plain open for reading does not carry: the caller opens it.
  */

@@ -472,27 +472,47 @@ static int t_sibling_trees(void)
 
 /* ---- TIOCSTI: typing into the terminal of the shell outside ---- */
 
-static int tiocsti_errno(int restricted)
+/* A new pseudo-terminal's slave side, or -1. */
+static int open_pty_slave(void)
+{
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+
+	if (master < 0 || grantpt(master) || unlockpt(master))
+		return -1;
+	return open(ptsname(master), O_RDWR | O_NOCTTY);
+}
+
+/*
+ * ioctl(@cmd, @arg) from TEST_UID, restricted or not, on its controlling
+ * terminal: @console (as a new session's, taken from any other), or a new
+ * pseudo-terminal when @console is NULL.
+ * Return: 0, the ioctl's errno, or 202/203 when the setup failed.
+ */
+static int ctty_ioctl_errno(const char *console, unsigned long cmd, void *arg,
+			    int restricted)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		int master, slave;
-		char c = 'x';
+		int fd;
 
 		setsid();
-		master = posix_openpt(O_RDWR | O_NOCTTY);
-		if (master < 0 || grantpt(master) || unlockpt(master))
-			_exit(201);
-		slave = open(ptsname(master), O_RDWR);
-		if (slave < 0 || ioctl(slave, TIOCSCTTY, 0))
+		fd = console ? open(console, O_RDWR | O_NOCTTY) : open_pty_slave();
+		if (fd < 0 || ioctl(fd, TIOCSCTTY, 1))
 			_exit(202);
 		setup_user();
 		if (restricted && nosec_restrict_exec())
 			_exit(203);
-		_exit(ioctl(slave, TIOCSTI, &c) ? errno : 0);
+		_exit(ioctl(fd, cmd, arg) ? errno : 0);
 	}
 	return wait_status(pid);
+}
+
+static int tiocsti_errno(int restricted)
+{
+	char c = 'x';
+
+	return ctty_ioctl_errno(NULL, TIOCSTI, &c, restricted);
 }
 
 static int t_tiocsti(void)
@@ -524,22 +544,9 @@ static int t_tiocsti(void)
  */
 static int tioclinux_errno(char sub, int restricted)
 {
-	pid_t pid = fork();
+	char arg[8] = { sub };
 
-	if (pid == 0) {
-		char arg[8] = { sub };
-		int fd;
-
-		setsid();
-		fd = open("/dev/tty1", O_RDWR | O_NOCTTY);
-		if (fd < 0 || ioctl(fd, TIOCSCTTY, 1))
-			_exit(202);
-		setup_user();
-		if (restricted && nosec_restrict_exec())
-			_exit(203);
-		_exit(ioctl(fd, TIOCLINUX, arg) ? errno : 0);
-	}
-	return wait_status(pid);
+	return ctty_ioctl_errno("/dev/tty1", TIOCLINUX, arg, restricted);
 }
 
 static int t_tioclinux(void)
