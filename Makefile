@@ -40,10 +40,12 @@ deps:
 fault-module:
 	qemu/build-modules --fault-inject-only $(KDIR) $(CURDIR)/tests/modules
 
-# make check CASE=NAME runs only the cases whose name contains NAME.
+# make check CASE=NAME runs only the cases whose name contains NAME;
+# FILE=NAME only those of tests/NAME.c (the others are listed as skipped).
 check: deps
 	$(MAKE) all fault-module
-	qemu/run --timeout 1200 -- /nosec/tests/run-tests $(CASE)
+	qemu/run --timeout 1200 -- /nosec/tests/run-tests \
+		$(if $(FILE),--file $(FILE)) $(CASE)
 
 # The suite plus the stress and full fuzz cases, on the stock kernel.
 stress: deps

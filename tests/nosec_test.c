@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,30 +56,63 @@ static int run_case(const struct test_case *tc)
 	return WEXITSTATUS(status) <= SKIP ? WEXITSTATUS(status) : FAIL;
 }
 
+/* One file of cases: its name (tests/NAME.c) and its case table. */
+struct test_file {
+	const char *name;
+	const struct test_case *cases;
+};
+
 /*
- * nosec_test [--stress] [NAME]: every case (with --stress, the stress
- * cases too), or those whose name contains NAME.
+ * nosec_test [--stress] [--file FILE] [NAME]: every case (with --stress,
+ * the stress cases too), or those of tests/FILE.c, or those whose name
+ * contains NAME.
  */
 int main(int argc, char *argv[])
 {
-	const struct test_case *suites[] = {
-		nosec_exec_cases, restrict_cases, force_cases, nosec_run_cases,
-		lifecycle_cases, restrict_all_cases, bypass_cases, scope_cases,
-		watcher_cases, failsafe_cases, fuzz_cases, NULL, NULL, NULL,
+	struct test_file files[] = {
+		{ "nosec_exec", nosec_exec_cases },
+		{ "restrict", restrict_cases },
+		{ "force", force_cases },
+		{ "nosec_run", nosec_run_cases },
+		{ "lifecycle", lifecycle_cases },
+		{ "restrict_all", restrict_all_cases },
+		{ "bypass", bypass_cases },
+		{ "scope", scope_cases },
+		{ "watchers", watcher_cases },
+		{ "failsafe", failsafe_cases },
+		{ "stress", fuzz_cases },
+		{ NULL, NULL },
+		{ NULL, NULL },
 	};
 	int passed = 0, failed = 0, skipped = 0;
-	const char *only = NULL;
-	size_t n = 0, i = 0, nsuites = 11;
+	const char *only = NULL, *only_file = NULL;
+	size_t n = 0, i = 0, nfiles = 11;
 
 	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--stress"))
-			suites[nsuites++] = stress_cases;
-		else
+		if (!strcmp(argv[a], "--stress")) {
+			files[nfiles++] = (struct test_file){ "stress", stress_cases };
+		} else if (!strcmp(argv[a], "--file") && a + 1 < argc) {
+			only_file = argv[++a];
+		} else if (argv[a][0] == '-') {
+			fprintf(stderr, "usage: nosec_test [--stress] [--file FILE] [NAME]\n");
+			return 2;
+		} else {
 			only = argv[a];
+		}
 	}
 
 	/* Last: TOMOYO's policy, once loaded, stays for the whole boot. */
-	suites[nsuites++] = tomoyo_cases;
+	files[nfiles++] = (struct test_file){ "tomoyo", tomoyo_cases };
+	if (only_file) {
+		bool known = false;
+
+		for (size_t f = 0; f < nfiles; f++)
+			known |= !strcmp(files[f].name, only_file);
+		if (!known) {
+			fprintf(stderr, "nosec_test: no file of cases tests/%s.c\n", only_file);
+			return 2;
+		}
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	if (getuid() != 0) {
@@ -87,16 +121,17 @@ int main(int argc, char *argv[])
 	}
 	if (make_fixtures("/nosec/tests"))
 		return 2;
-	for (size_t s = 0; s < nsuites; s++)
-		for (const struct test_case *tc = suites[s]; tc->name; tc++)
+	for (size_t f = 0; f < nfiles; f++)
+		for (const struct test_case *tc = files[f].cases; tc->name; tc++)
 			n++;
 	printf("TAP version 13\n1..%zu\n", n);
-	for (size_t s = 0; s < nsuites; s++) {
-		for (const struct test_case *tc = suites[s]; tc->name; tc++) {
+	for (size_t f = 0; f < nfiles; f++) {
+		for (const struct test_case *tc = files[f].cases; tc->name; tc++) {
 			int r;
 
 			i++;
-			if (only && !strstr(tc->name, only)) {
+			if ((only && !strstr(tc->name, only)) ||
+			    (only_file && strcmp(files[f].name, only_file))) {
 				printf("ok %zu %s # SKIP not selected\n", i, tc->name);
 				skipped++;
 				continue;
