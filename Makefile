@@ -10,6 +10,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 		    /lib/modules/$(KVER)/build)
 
 .PHONY: all module userspace tests clean deps check demo check-debug stress bench \
+	bench-quick bench-profile bench-build \
 	check-debug-quick check-kernels check-real fault-module \
 	lint install uninstall modules_install dkms-build check-install deb
 
@@ -86,12 +87,25 @@ check-debug-quick:
 	$(MAKE) userspace tests
 	qemu/check-debug --quick
 
-# What the module costs: stock kernel, noise module and nosec_exec in
-# alternating rounds in one boot; writes bench/results.json.
-bench: deps
+# What the module costs, in guest instructions counted by a QEMU plugin
+# (bench/): on 6.1 and on the newest 6.12, three boots each, the stock
+# kernel, the noise module and nosec_exec taking turns in each; writes
+# bench/results/KVER.json.  bench-quick: one short boot on 6.1 that fails
+# when a ratio passes its bound (part of the test command).
+# bench-profile: where each kind of exec spends its instructions.
+bench: bench-build
+	bench/run
+	bench/run --kernel $$(qemu/kver --newest-6.12)
+
+bench-quick: bench-build
+	bench/run --quick --gate
+
+bench-profile: bench-build
+	bench/run --profile
+
+bench-build: deps
 	$(MAKE) all
 	$(MAKE) -C bench KDIR=$(KDIR)
-	bench/run
 
 # Static checks: checkpatch, sparse, kernel-doc, shellcheck, cppcheck,
 # mandoc and the man pages' examples (tools/lint).

@@ -1,37 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench - what nosec_exec costs, measured in the guest (make bench).
+ * bench - what nosec_exec costs, in guest instructions (make bench).
  *
- * Each round measures the same workloads in three states, in an order that
+ * Runs in a guest booted with one vCPU, `-icount shift=1,sleep=off` and
+ * the icount plugin (bench/icount/icount.c).  Every measurement is a
+ * window between two markers: the plugin writes the instructions the
+ * whole machine ran in it, and the host's time; this program prints, for
+ * each window, a label line
+ *
+ *   BENCH-W ID OP STATE ROUND ITERATIONS
+ *
+ * in the same order, so that bench/report can pair them (the id, part
+ * of the marker, checks the pairing).
+ *
+ * Each round measures the workloads in three states, in an order that
  * rotates from round to round: the stock kernel (no module), the noise
- * module (nosec_null.ko, registers nothing) and nosec_exec.  A ratio is
- * taken within a round, so slow drift of the emulator cancels out; the
- * report gives each ratio's median over the rounds and its spread (lowest
- * and highest round).  The noise module's ratio against the stock kernel
- * is the noise floor: a difference smaller than that one is not a cost.
+ * module (nosec_null.ko, registers nothing) and nosec_exec.  Workloads
+ * that need the module run in its state only; the seccomp peer runs on
+ * the stock kernel.
  *
- * Workloads (throughput unless said otherwise):
- *   fork_exec      fork + exec of a tiny static program + wait
- *   fork_exit      fork + _exit + wait
- *   prctl          prctl(PR_GET_DUMPABLE)
- *   getpid         getpid() of a plain task
- *   exec_nosec     exec latency of execve_nosecurity ÷ of execve
- *                  (a chain of execs in one process, no fork)
- *   exec_nosec_open  the same ÷ of an open of /dev/nosec_exec followed
- *                  by execve: what the mechanism costs beyond the device
- *                  open that the interface requires
- *   getpid_restricted, getpid_seccomp
- *                  getpid() of a task restricted by PR_RESTRICT_ME, and
- *                  of one under a seccomp filter denying execve/execveat,
- *                  each ÷ a plain task's on the stock kernel
- *   fork_exec_10k  fork_exec with 10,000 restricted tasks alive ÷ none,
- *                  and ÷ with 10,000 unrestricted ones (what tracking
- *                  costs, apart from what 10,000 threads cost the kernel)
- * and, five times, the slab memory that 10,000 tracked tasks and 10,000
- * untracked ones cost the module.
+ * Before the first round the guest settles: a kernel keeps working for a
+ * while after boot (6.12 checks RSA signatures in the background), and
+ * that work lands in whatever window runs meanwhile.  Under -icount the
+ * guest's clock advances with the instructions it runs, so a window of
+ * getpid() calls timed by the guest itself counts instructions too: the
+ * bench sleeps a second at a time (idle time costs nothing under
+ * sleep=off) until three such windows in a row agree within 0.2 %, and
+ * says how long that took; it fails if they never do.
  *
- *   bench [--rounds N] [--seconds S]
- *   bench --exec-only [--rounds N] [--seconds S]   exec_nosec alone, to tune it
+ *   bench [--rounds N] [--quick] [--no-100k] [--profile]
+ *
+ * --quick: fewer iterations and no 100,000 task figure (the CI gate);
+ * --no-100k: skip that figure; --profile: only the exec and fork + exec windows,
+ * nosec_exec loaded, for a boot whose plugin profiles them (each is a
+ * profile window too; chain.c marks the exec chains' own).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,7 +41,6 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -47,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -55,14 +57,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "icount/marker.h"
 #include "nosec.h"
 
 #define NOSEC_KO	"/nosec/nosec_exec.ko"
 #define NULL_KO		"/nosec/bench/nosec_null.ko"
-#define TINY		"/nosec/bench/tiny"
+#define CHAIN		"/nosec/bench/chain"
 #define STATS		"/sys/kernel/debug/nosec_exec/stats"
-#define MAX_ROUNDS	64
-#define HELD_TASKS	10000
 
 enum state { ST_STOCK, ST_NULL, ST_NOSEC, ST_NR };
 static const char *const state_names[ST_NR] = { "stock", "null", "nosec" };
@@ -70,67 +71,89 @@ static const char *const state_modules[ST_NR] = { NULL, "nosec_null",
 						  "nosec_exec" };
 static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO };
 
-/* Raw samples, in operations per second, of one workload in one state. */
-enum sample {
-	S_FORK_EXEC, S_FORK_EXIT, S_PRCTL, S_GETPID,
-	S_EXEC_PLAIN, S_EXEC_NOSEC, S_GETPID_RESTRICTED, S_GETPID_SECCOMP,
-	S_FORK_EXEC_10K, S_FORK_EXEC_10K_PLAIN, S_EXEC_OPEN, S_NR
-};
-static double samples[S_NR][ST_NR][MAX_ROUNDS];
+/*
+ * The windows: name, marker id (two hex digits; chain.c marks 03, 06, 07
+ * and 08 itself).
+ */
+#define BENCH_OPS(X)				\
+	X(fork, "01")				\
+	X(fork_exec, "02")			\
+	X(exec, "03")				\
+	X(getpid, "04")				\
+	X(prctl, "05")				\
+	X(exec_open, "06")			\
+	X(exec_nosec, "07")			\
+	X(exec_forced, "08")			\
+	X(getpid_restricted, "09")		\
+	X(getpid_seccomp, "0a")			\
+	X(fork_exec_10k, "0b")			\
+	X(fork_exec_10k_untracked, "0c")	\
+	X(fork_exec_100k, "0d")			\
+	X(fork_exec_100k_untracked, "0e")	\
+	X(settle, "0f")
 
-/* A line of the report: a ratio of two samples within each round. */
-struct ratio {
-	const char *name;
-	const char *what;
-	enum sample num;
-	enum state num_state;
-	enum sample den;
-	enum state den_state;
-	enum sample noise;	/* whose noise-module ratio is the noise floor */
-	double target;		/* the ratio must be at least this */
-	bool latency;		/* report den/num: a latency ratio */
-	const char *target_text;
+enum op {
+#define OP_ENUM(name, id) OP_##name,
+	BENCH_OPS(OP_ENUM)
+	OP_NR
 };
 
-static const struct ratio ratios[] = {
-	{ "fork_exec", "fork + exec + wait, unrestricted task",
-	  S_FORK_EXEC, ST_NOSEC, S_FORK_EXEC, ST_STOCK, S_FORK_EXEC, 0.99, false,
-	  ">= 0.99 or within noise" },
-	{ "fork_exit", "fork + exit + wait, unrestricted task",
-	  S_FORK_EXIT, ST_NOSEC, S_FORK_EXIT, ST_STOCK, S_FORK_EXIT, 0.99, false,
-	  ">= 0.99 or within noise" },
-	{ "prctl", "prctl(PR_GET_DUMPABLE)",
-	  S_PRCTL, ST_NOSEC, S_PRCTL, ST_STOCK, S_PRCTL, 0.97, false,
-	  ">= 0.97 or within noise" },
-	{ "getpid", "getpid, unrestricted task",
-	  S_GETPID, ST_NOSEC, S_GETPID, ST_STOCK, S_GETPID, 0.99, false,
-	  ">= 0.99 or within noise" },
-	{ "exec", "exec, chained in one process, unrestricted task",
-	  S_EXEC_PLAIN, ST_NOSEC, S_EXEC_PLAIN, ST_STOCK, S_EXEC_PLAIN, 0.99, false,
-	  ">= 0.99 or within noise" },
-	{ "exec_nosec", "execve_nosecurity latency / execve latency",
-	  S_EXEC_NOSEC, ST_NOSEC, S_EXEC_PLAIN, ST_NOSEC, S_EXEC_PLAIN, 1.05, true,
-	  "<= 1.05" },
-	{ "exec_nosec_open", "execve_nosecurity latency / (device open + execve) latency",
-	  S_EXEC_NOSEC, ST_NOSEC, S_EXEC_OPEN, ST_NOSEC, S_EXEC_PLAIN, 1.05, true,
-	  "<= 1.05" },
-	{ "getpid_restricted", "getpid, PR_RESTRICT_ME task / stock plain task",
-	  S_GETPID_RESTRICTED, ST_NOSEC, S_GETPID, ST_STOCK, S_GETPID, 0.99, false,
-	  ">= 0.99 or within noise" },
-	{ "getpid_seccomp", "getpid, seccomp exec filter / stock plain task",
-	  S_GETPID_SECCOMP, ST_STOCK, S_GETPID, ST_STOCK, S_GETPID, 0, false,
-	  "(the alternative)" },
-	{ "fork_exec_10k", "fork + exec + wait, 10,000 restricted tasks alive / none",
-	  S_FORK_EXEC_10K, ST_NOSEC, S_FORK_EXEC, ST_NOSEC, S_FORK_EXEC, 0.99, false,
-	  ">= 0.99 or within noise" },
-	{ "fork_exec_10k_tracking", "fork + exec + wait, 10,000 restricted / unrestricted alive",
-	  S_FORK_EXEC_10K, ST_NOSEC, S_FORK_EXEC_10K_PLAIN, ST_NOSEC, S_FORK_EXEC, 0.99, false,
-	  ">= 0.99 or within noise" },
+static const char *const op_names[OP_NR] = {
+#define OP_NAME(name, id) #name,
+	BENCH_OPS(OP_NAME)
 };
-#define NR_RATIOS (sizeof(ratios) / sizeof(ratios[0]))
 
-static int rounds = 11;
-static double seconds = 1.5;
+static const char *const op_ids[OP_NR] = {
+#define OP_ID(name, id) id,
+	BENCH_OPS(OP_ID)
+};
+
+static void mark_begin(enum op op)
+{
+	switch (op) {
+#define OP_BEGIN(name, id) case OP_##name: NOSEC_MARK_BEGIN(id); break;
+	BENCH_OPS(OP_BEGIN)
+	default:
+		break;
+	}
+}
+
+static void mark_end(enum op op)
+{
+	switch (op) {
+#define OP_END(name, id) case OP_##name: NOSEC_MARK_END(id); break;
+	BENCH_OPS(OP_END)
+	default:
+		break;
+	}
+}
+
+/* Profile windows: the plugin records them only when asked (profile=on). */
+static void profile_on(enum op op)
+{
+	switch (op) {
+#define OP_PROFILE_ON(name, id) case OP_##name: NOSEC_MARK_PROFILE_ON(id); break;
+	BENCH_OPS(OP_PROFILE_ON)
+	default:
+		break;
+	}
+}
+
+static void profile_off(enum op op)
+{
+	switch (op) {
+#define OP_PROFILE_OFF(name, id) case OP_##name: NOSEC_MARK_PROFILE_OFF(id); break;
+	BENCH_OPS(OP_PROFILE_OFF)
+	default:
+		break;
+	}
+}
+
+/* Iterations a window: enough for the plugin's count to dwarf a tick. */
+static int forks = 40, execs = 40, calls = 20000;
+static int rounds = 5;
+static bool with_100k = true;
+static int round_nr;
 
 static void die(const char *what)
 {
@@ -144,6 +167,13 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The label of the window that just ended, for bench/report. */
+static void label(enum op op, enum state st, int iterations)
+{
+	printf("BENCH-W %s %s %s %d %d\n", op_ids[op], op_names[op],
+	       state_names[st], round_nr, iterations);
 }
 
 /* ---- the module states ---- */
@@ -187,7 +217,7 @@ static void leave_state(enum state st)
 		die(state_modules[st]);
 }
 
-/* ---- workloads: each returns operations per second ---- */
+/* ---- workloads ---- */
 
 static void wait_child(pid_t pid, const char *what)
 {
@@ -203,61 +233,47 @@ static void wait_child(pid_t pid, const char *what)
 	}
 }
 
-static double run_fork_exec(void)
+static void fork_exit_loop(enum op op, enum state st)
 {
-	char *argv[] = { TINY, NULL };
-	double t0 = now(), t;
-	long n = 0;
-
-	do {
-		pid_t pid = fork();
-
-		if (pid == 0) {
-			execve(TINY, argv, environ);
-			_exit(127);
-		}
-		wait_child(pid, "fork_exec");
-		n++;
-		t = now();
-	} while (t - t0 < seconds);
-	return n / (t - t0);
-}
-
-static double run_fork_exit(void)
-{
-	double t0 = now(), t;
-	long n = 0;
-
-	do {
+	mark_begin(op);
+	for (int i = 0; i < forks; i++) {
 		pid_t pid = fork();
 
 		if (pid == 0)
 			_exit(0);
-		wait_child(pid, "fork_exit");
-		n++;
-		t = now();
-	} while (t - t0 < seconds);
-	return n / (t - t0);
+		wait_child(pid, "fork");
+	}
+	mark_end(op);
+	label(op, st, forks);
 }
 
-/* A cheap syscall in a loop, for half the time of a fork workload. */
-static double syscall_loop(long nr, long arg)
+static void fork_exec_loop(enum op op, enum state st)
 {
-	double t0 = now(), t;
-	long n = 0;
+	char *argv[] = { CHAIN, NULL };
 
-	do {
-		for (int i = 0; i < 1024; i++)
-			syscall(nr, arg);
-		n += 1024;
-		t = now();
-	} while (t - t0 < seconds / 2);
-	return n / (t - t0);
+	profile_on(op);
+	mark_begin(op);
+	for (int i = 0; i < forks; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execve(CHAIN, argv, environ);
+			_exit(127);
+		}
+		wait_child(pid, "fork + exec");
+	}
+	mark_end(op);
+	profile_off(op);
+	label(op, st, forks);
 }
 
-static double run_prctl(void)
+static void syscall_loop(enum op op, enum state st, long nr, long arg)
 {
-	return syscall_loop(SYS_prctl, PR_GET_DUMPABLE);
+	mark_begin(op);
+	for (int i = 0; i < calls; i++)
+		syscall(nr, arg);
+	mark_end(op);
+	label(op, st, calls);
 }
 
 static int deny_exec_with_seccomp(void)
@@ -284,229 +300,221 @@ static int deny_exec_with_seccomp(void)
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
 }
 
-enum confinement { PLAIN_TASK, RESTRICTED_TASK, SECCOMP_TASK };
-
 /*
- * getpid() in a child confined as asked, which first proves the
- * confinement works: its execve must fail with EPERM.
+ * getpid() in a child confined as @op says, which first shows that the
+ * confinement holds: its execve must fail with EPERM.
  */
-static double run_getpid(enum confinement how)
+static void confined_getpid(enum op op, enum state st)
 {
-	char *argv[] = { TINY, NULL };
-	double ops = 0;
-	int fds[2];
-	pid_t pid;
-
-	if (pipe(fds))
-		die("pipe");
-	pid = fork();
-	if (pid == 0) {
-		int ret = 0;
-
-		if (how == RESTRICTED_TASK)
-			ret = nosec_restrict_exec();
-		else if (how == SECCOMP_TASK)
-			ret = deny_exec_with_seccomp();
-		if (ret)
-			_exit(3);
-		if (how != PLAIN_TASK &&
-		    (execve(TINY, argv, environ) == 0 || errno != EPERM))
-			_exit(4);
-		ops = syscall_loop(SYS_getpid, 0);
-		_exit(write(fds[1], &ops, sizeof(ops)) != sizeof(ops));
-	}
-	close(fds[1]);
-	if (read(fds[0], &ops, sizeof(ops)) != sizeof(ops))
-		ops = 0;
-	close(fds[0]);
-	wait_child(pid, "getpid");
-	return ops;
-}
-
-/*
- * Exec latency: chains of 100 execs of tiny by tiny itself, plain, after
- * an open of the device, or the way execve_nosecurity() does (open the
- * device, ioctl).
- * The chain runs on CPU 0 alone, so that no exec moves it to the other
- * CPU (sched_exec), a cost that varies from exec to exec.  Returns the
- * seconds one chain took.
- */
-/* The ways the exec chain execs; each is a sample in the nosec state. */
-enum exec_way { EXEC_PLAIN, EXEC_OPEN, EXEC_NOSEC, EXEC_NR };
-static const enum sample exec_way_sample[EXEC_NR] = {
-	S_EXEC_PLAIN, S_EXEC_OPEN, S_EXEC_NOSEC,
-};
-
-static double exec_chain_once(enum exec_way way)
-{
-	static const char *const modes[EXEC_NR] = { "plain", "open", "nosec" };
-	char *argv[] = { TINY, "100", (char *)modes[way], NULL };
-	double t0 = now();
+	char *argv[] = { CHAIN, NULL };
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		cpu_set_t cpu0;
+		int ret;
 
-		CPU_ZERO(&cpu0);
-		CPU_SET(0, &cpu0);
-		sched_setaffinity(0, sizeof(cpu0), &cpu0);
-		execve(TINY, argv, environ);
-		_exit(127);
+		ret = op == OP_getpid_seccomp ? deny_exec_with_seccomp() :
+						nosec_restrict_exec();
+		if (ret)
+			_exit(3);
+		if (execve(CHAIN, argv, environ) == 0 || errno != EPERM)
+			_exit(4);
+		syscall_loop(op, st, SYS_getpid, 0);
+		fflush(stdout);
+		_exit(0);
 	}
-	wait_child(pid, "exec chain");
-	return now() - t0;
+	wait_child(pid, op_names[op]);
 }
 
-#define EXECS_PER_CHAIN 101	/* tiny, then 100 more */
-
-/* Execs per second, plain chains only, for @seconds. */
-static double run_exec_chain(void)
+/* A chain of @execs execs made one way (chain.c), in a child. */
+static void exec_chain(enum op op, enum state st)
 {
-	double t = 0;
-	long n = 0;
+	static const char *const ways[OP_NR] = {
+		[OP_exec] = "plain", [OP_exec_open] = "open",
+		[OP_exec_nosec] = "nosec", [OP_exec_forced] = "forced",
+	};
+	char count[16];
+	char *argv[] = { CHAIN, (char *)ways[op], count, NULL };
+	pid_t pid;
 
-	do {
-		t += exec_chain_once(EXEC_PLAIN);
-		n += EXECS_PER_CHAIN;
-	} while (t < seconds);
-	return n / t;
+	snprintf(count, sizeof(count), "%d", execs);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (op == OP_exec_forced &&
+		    (nosec_restrict_exec() || nosec_set_force(1)))
+			_exit(3);
+		execve(CHAIN, argv, environ);
+		_exit(127);
+	}
+	wait_child(pid, op_names[op]);
+	label(op, st, execs);
+}
+
+/* ---- many tasks held alive ---- */
+
+#define HELD_STACK	4096
+
+static int held_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return 0;
 }
 
 /*
- * Execs per second of each way, the samples of round @r in the nosec
- * state, measured together for EXEC_NR × @seconds:
- * chains take turns, the order rotating from one turn to the next, so
- * that a drift of the emulator's speed weighs on every way alike.
+ * A process of @n tasks (itself and @n - 1 threads, each on a 4-KB
+ * stack carved from one mapping), restricted or not; killed to release.
  */
-static void run_exec_chains(int r)
+static pid_t hold_tasks(int n, bool restricted)
 {
-	double t[EXEC_NR] = { 0 }, total = 0;
-	long n[EXEC_NR] = { 0 };
-	int turn = 0;
-
-	do {
-		for (int i = 0; i < EXEC_NR; i++) {
-			enum exec_way way = (turn + i) % EXEC_NR;
-			double dt = exec_chain_once(way);
-
-			t[way] += dt;
-			n[way] += EXECS_PER_CHAIN;
-			total += dt;
-		}
-		turn++;
-	} while (total < EXEC_NR * seconds || turn % EXEC_NR);
-	for (int w = 0; w < EXEC_NR; w++)
-		samples[exec_way_sample[w]][ST_NOSEC][r] = n[w] / t[w];
-}
-
-/* ---- 10,000 tasks held alive ---- */
-
-static void *held_thread(void *arg)
-{
-	char c;
-
-	(void)!read(*(int *)arg, &c, 1);	/* until the holder exits */
-	return NULL;
-}
-
-struct holder {
+	int ready[2];
 	pid_t pid;
-	int release;	/* write end: closing it ends every thread */
-};
-
-/* A process of HELD_TASKS tasks (itself and its threads), restricted or not. */
-static struct holder hold_tasks(bool restricted)
-{
-	struct holder h;
-	int ready[2], release[2];
 	char c;
 
-	if (pipe(ready) || pipe(release))
+	if (pipe(ready))
 		die("pipe");
-	h.pid = fork();
-	if (h.pid == 0) {
-		pthread_attr_t attr;
-		pthread_t t;
+	pid = fork();
+	if (pid == 0) {
+		const int flags = CLONE_VM | CLONE_FS | CLONE_FILES |
+				  CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM;
+		char *stacks;
 
 		close(ready[0]);
-		close(release[1]);
 		if (restricted && nosec_restrict_exec())
 			_exit(3);
-		pthread_attr_init(&attr);
-		pthread_attr_setstacksize(&attr, 64 * 1024);
-		for (int i = 1; i < HELD_TASKS; i++)
-			if (pthread_create(&t, &attr, held_thread, &release[0]))
-				_exit(4);
+		stacks = mmap(NULL, (size_t)n * HELD_STACK,
+			      PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			      -1, 0);
+		if (stacks == MAP_FAILED)
+			_exit(4);
+		for (int i = 1; i < n; i++)
+			if (clone(held_thread, stacks + (size_t)i * HELD_STACK,
+				  flags, NULL) < 0)
+				_exit(5);
 		(void)!write(ready[1], "r", 1);
-		held_thread(&release[0]);
-		_exit(0);
+		held_thread(NULL);
 	}
-	if (h.pid < 0)
+	if (pid < 0)
 		die("fork");
 	close(ready[1]);
-	close(release[0]);
 	if (read(ready[0], &c, 1) != 1) {
-		fprintf(stderr, "bench: could not start %d tasks\n", HELD_TASKS);
+		fprintf(stderr, "bench: could not start %d tasks\n", n);
 		exit(2);
 	}
 	close(ready[0]);
-	h.release = release[1];
-	if (restricted && stat_tasks() < HELD_TASKS) {
+	if (restricted && stat_tasks() < n) {
 		fprintf(stderr, "bench: %ld tasks tracked, not %d\n",
-			stat_tasks(), HELD_TASKS);
+			stat_tasks(), n);
 		exit(2);
 	}
-	return h;
+	return pid;
 }
 
-static void release_tasks(struct holder h)
+static void release_tasks(pid_t pid)
 {
-	close(h.release);
-	wait_child(h.pid, "holder");
+	int status;
+
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
 	/* Entries go after an RCU grace period; let the table drain. */
-	for (int i = 0; i < 200 && stat_tasks() > 0; i++)
+	for (int i = 0; i < 500 && stat_tasks() > 0; i++)
 		usleep(20000);
 }
 
-static double run_fork_exec_held(bool restricted)
+static void fork_exec_held(enum op op, int n, bool restricted)
 {
-	struct holder h = hold_tasks(restricted);
-	double ops = run_fork_exec();
+	pid_t holder = hold_tasks(n, restricted);
 
-	release_tasks(h);
-	return ops;
+	fork_exec_loop(op, ST_NOSEC);
+	release_tasks(holder);
+}
+
+/* ---- settling ---- */
+
+/*
+ * Guest nanoseconds of a window of getpid() calls: under -icount, with
+ * nothing idle in it, its instructions times 2 (shift=1).
+ */
+static double settle_window(void)
+{
+	double t0 = now();
+
+	syscall_loop(OP_settle, ST_STOCK, SYS_getpid, 0);
+	return now() - t0;
+}
+
+static void settle(void)
+{
+	double prev = settle_window(), t;
+	int agree = 0, i;
+
+	for (i = 1; i <= 300 && agree < 2; i++) {
+		sleep(1);
+		t = settle_window();
+		agree = t > prev * 0.998 && t < prev * 1.002 ? agree + 1 : 0;
+		prev = t;
+	}
+	if (agree < 2) {
+		fprintf(stderr, "bench: the guest did not settle in %d s\n", i);
+		exit(2);
+	}
+	printf("# settled after %d s: three windows of %d getpid() agree "
+	       "within 0.2 %% (%.0f ns a call)\n", i, calls, prev * 1e9 / calls);
 }
 
 /* ---- one round ---- */
 
-static void measure(enum state st, int r)
+static void measure(enum state st)
 {
 	enter_state(st);
-	samples[S_FORK_EXEC][st][r] = run_fork_exec();
-	samples[S_FORK_EXIT][st][r] = run_fork_exit();
-	samples[S_PRCTL][st][r] = run_prctl();
-	samples[S_GETPID][st][r] = run_getpid(PLAIN_TASK);
+	fork_exit_loop(OP_fork, st);
+	fork_exec_loop(OP_fork_exec, st);
+	exec_chain(OP_exec, st);
+	syscall_loop(OP_getpid, st, SYS_getpid, 0);
+	syscall_loop(OP_prctl, st, SYS_prctl, PR_GET_DUMPABLE);
 	if (st == ST_STOCK)
-		samples[S_GETPID_SECCOMP][st][r] = run_getpid(SECCOMP_TASK);
-	if (st != ST_NOSEC) {
-		samples[S_EXEC_PLAIN][st][r] = run_exec_chain();
-	} else {
-		run_exec_chains(r);
-		samples[S_GETPID_RESTRICTED][st][r] =
-			run_getpid(RESTRICTED_TASK);
-		samples[S_FORK_EXEC_10K][st][r] = run_fork_exec_held(true);
-		samples[S_FORK_EXEC_10K_PLAIN][st][r] =
-			run_fork_exec_held(false);
+		confined_getpid(OP_getpid_seccomp, st);
+	if (st == ST_NOSEC) {
+		exec_chain(OP_exec_open, st);
+		exec_chain(OP_exec_nosec, st);
+		exec_chain(OP_exec_forced, st);
+		confined_getpid(OP_getpid_restricted, st);
+		fork_exec_held(OP_fork_exec_10k, 10000, true);
+		fork_exec_held(OP_fork_exec_10k_untracked, 10000, false);
+		/* Two rounds: each makes and reaps 200,000 threads. */
+		if (with_100k && round_nr <= 2) {
+			fork_exec_held(OP_fork_exec_100k, 100000, true);
+			fork_exec_held(OP_fork_exec_100k_untracked, 100000,
+				       false);
+		}
 	}
 	leave_state(st);
 }
 
+/*
+ * The exec and fork + exec windows alone, each profiled (bench --profile).  The module
+ * stays loaded, so that its symbols are in /proc/kallsyms when bench/run
+ * reads them; it unloads it after.
+ */
+static void profile_execs(void)
+{
+	enter_state(ST_NOSEC);
+	for (round_nr = 1; round_nr <= rounds; round_nr++) {
+		exec_chain(OP_exec, ST_NOSEC);
+		exec_chain(OP_exec_open, ST_NOSEC);
+		exec_chain(OP_exec_nosec, ST_NOSEC);
+		exec_chain(OP_exec_forced, ST_NOSEC);
+		fork_exec_loop(OP_fork_exec, ST_NOSEC);
+		fork_exec_held(OP_fork_exec_10k, 10000, true);
+	}
+}
+
 /* ---- memory ---- */
 
-/*
- * Bytes in use in slab cache @cache, or in all of them for NULL, from
- * /proc/slabinfo (active objects × object size).
- */
+/* Bytes in use in slab cache @cache, from /proc/slabinfo. */
 static long slab_bytes(const char *cache)
 {
 	char line[512], name[64];
@@ -517,7 +525,7 @@ static long slab_bytes(const char *cache)
 		die("/proc/slabinfo");
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%63s %ld %ld %ld", name, &active, &num,
-			   &size) == 4 && (!cache || !strcmp(name, cache)))
+			   &size) == 4 && !strcmp(name, cache))
 			total += active * size;
 	fclose(f);
 	return total;
@@ -525,295 +533,107 @@ static long slab_bytes(const char *cache)
 
 /* The module's one allocation per tracked task: a 48-byte kzalloc(). */
 #define ENTRY_CACHE	"kmalloc-64"
-#define MEM_RUNS	5
+#define MEM_TASKS	10000
 
-struct held_bytes {
-	long entry_cache;	/* in ENTRY_CACHE */
-	long all;		/* in every slab cache */
-};
-
-/* Slab bytes with HELD_TASKS tasks alive, minus without them. */
-static struct held_bytes held_slab_bytes(bool restricted)
+/*
+ * Slab bytes per task with MEM_TASKS tasks alive, minus without them.
+ * Tasks and the module's entries are freed an RCU grace period after
+ * they go: the idle seconds before each reading let the frees of the
+ * previous holder land first (they cost nothing under sleep=off).
+ */
+static double held_bytes_per_task(bool restricted)
 {
-	struct held_bytes before, with;
-	struct holder h;
+	long before, with;
+	pid_t holder;
 
-	before.entry_cache = slab_bytes(ENTRY_CACHE);
-	before.all = slab_bytes(NULL);
-	h = hold_tasks(restricted);
-	usleep(200000);
-	with.entry_cache = slab_bytes(ENTRY_CACHE);
-	with.all = slab_bytes(NULL);
-	release_tasks(h);
-	return (struct held_bytes){ with.entry_cache - before.entry_cache,
-				    with.all - before.all };
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	double s[MAX_ROUNDS];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
-struct spread {
-	double median, min, max;
-};
-
-static struct spread spread_of(double *v, int n)
-{
-	struct spread s = { median(v, n), v[0], v[0] };
-
-	for (int i = 1; i < n; i++) {
-		if (v[i] < s.min)
-			s.min = v[i];
-		if (v[i] > s.max)
-			s.max = v[i];
-	}
-	return s;
-}
-
-static struct spread ratio_spread(const struct ratio *q, enum state num_state,
-				  enum state den_state)
-{
-	double v[MAX_ROUNDS] = { 0 };
-
-	for (int r = 0; r < rounds; r++) {
-		double num = samples[q->num][num_state][r];
-		double den = samples[q->den][den_state][r];
-
-		v[r] = q->latency ? den / num : num / den;
-	}
-	return spread_of(v, rounds);
-}
-
-/* The noise floor of a ratio: its workload's noise module ÷ stock. */
-static struct spread noise_spread(const struct ratio *q)
-{
-	struct ratio noise = { .num = q->noise, .num_state = ST_NULL,
-			       .den = q->noise, .den_state = ST_STOCK };
-
-	return ratio_spread(&noise, ST_NULL, ST_STOCK);
+	sleep(2);
+	before = slab_bytes(ENTRY_CACHE);
+	holder = hold_tasks(MEM_TASKS, restricted);
+	sleep(2);
+	with = slab_bytes(ENTRY_CACHE);
+	release_tasks(holder);
+	return (double)(with - before) / MEM_TASKS;
 }
 
 /*
- * Met: at least the target, or within the noise floor, i.e. no lower
- * than the noise module (which does nothing) came out in some round.
+ * BENCH-MEM RUN STOCK UNTRACKED TRACKED: bytes per task in ENTRY_CACHE
+ * with MEM_TASKS tasks alive, on the stock kernel, with the module and
+ * untracked tasks, with the module and tracked (restricted) tasks.  The
+ * module's cost per tracked task is TRACKED - UNTRACKED, per untracked
+ * task UNTRACKED - STOCK.
  */
-static bool target_met(const struct ratio *q, struct spread s,
-		       struct spread noise)
+static void memory(void)
 {
-	if (!q->target)
-		return true;
-	if (q->latency)
-		return s.median <= q->target;
-	return s.median >= q->target || s.median >= noise.min;
+	for (int i = 1; i <= 3; i++) {
+		double stock, untracked, tracked;
+
+		stock = held_bytes_per_task(false);
+		enter_state(ST_NOSEC);
+		untracked = held_bytes_per_task(false);
+		tracked = held_bytes_per_task(true);
+		leave_state(ST_NOSEC);
+		printf("BENCH-MEM %d %.1f %.1f %.1f\n", i, stock, untracked,
+		       tracked);
+	}
 }
 
-/* Only the exec latency ratio, for quick before/after comparisons. */
-static int exec_only(void)
+static void write_sysctl(const char *path, const char *value)
 {
-	double ratio[MAX_ROUNDS], open_ratio[MAX_ROUNDS];
-	struct spread s, o;
+	int fd = open(path, O_WRONLY);
 
-	enter_state(ST_NOSEC);
-	for (int r = 0; r < rounds; r++) {
-		double plain, opened, nosec;
-
-		run_exec_chains(r);
-		plain = samples[S_EXEC_PLAIN][ST_NOSEC][r];
-		opened = samples[S_EXEC_OPEN][ST_NOSEC][r];
-		nosec = samples[S_EXEC_NOSEC][ST_NOSEC][r];
-		ratio[r] = plain / nosec;
-		open_ratio[r] = opened / nosec;
-		printf("# round %d: exec %.0f/s, open + exec %.0f/s, "
-		       "nosecurity exec %.0f/s\n", r + 1, plain, opened, nosec);
-	}
-	leave_state(ST_NOSEC);
-	s = spread_of(ratio, rounds);
-	o = spread_of(open_ratio, rounds);
-	printf("execve_nosecurity latency / execve latency: %.3f [%.3f-%.3f]\n",
-	       s.median, s.min, s.max);
-	printf("execve_nosecurity latency / (open + execve) latency: "
-	       "%.3f [%.3f-%.3f]\n", o.median, o.min, o.max);
-	return 0;
+	if (fd < 0 || write(fd, value, strlen(value)) != (ssize_t)strlen(value))
+		die(path);
+	close(fd);
 }
 
 int main(int argc, char **argv)
 {
-	struct spread res[NR_RATIOS], noise[NR_RATIOS] = { { 0 } };
-	struct held_bytes mem_untracked[MEM_RUNS], mem_tracked[MEM_RUNS];
-	struct held_bytes mem_stock[MEM_RUNS];
-	struct spread mem_tracked_bytes, mem_untracked_bytes;
-	struct spread mem_tracked_all, mem_untracked_all;
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	bool profile_only = false;
 	double t0 = now();
-	bool only_exec = false;
 	struct utsname u;
-	int fd;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+		if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
 			rounds = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
-			seconds = atof(argv[++i]);
-		else if (!strcmp(argv[i], "--exec-only"))
-			only_exec = true;
-		else {
-			fprintf(stderr, "usage: bench [--exec-only] [--rounds N] [--seconds S]\n");
+		} else if (!strcmp(argv[i], "--quick")) {
+			forks = 20;
+			execs = 20;
+			calls = 10000;
+			with_100k = false;
+		} else if (!strcmp(argv[i], "--no-100k")) {
+			with_100k = false;
+		} else if (!strcmp(argv[i], "--profile")) {
+			profile_only = true;
+		} else {
+			fprintf(stderr, "usage: bench [--rounds N] [--quick] "
+				"[--no-100k] [--profile]\n");
 			return 2;
 		}
 	}
-	if (rounds < 1 || rounds > MAX_ROUNDS || seconds <= 0) {
-		fprintf(stderr, "bench: rounds 1..%d, seconds > 0\n", MAX_ROUNDS);
+	if (rounds < 1 || rounds > 100) {
+		fprintf(stderr, "bench: rounds 1..100\n");
 		return 2;
 	}
-	if (only_exec)
-		return exec_only();
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	setrlimit(RLIMIT_NPROC, &unlimited);
-	fd = open("/proc/sys/kernel/threads-max", O_WRONLY);
-	if (fd < 0 || write(fd, "100000", 6) != 6)
-		die("threads-max");
-	close(fd);
+	write_sysctl("/proc/sys/kernel/threads-max", "250000");
+	write_sysctl("/proc/sys/kernel/pid_max", "4194304");
 	uname(&u);
-	printf("# bench: %d rounds, %.1f s a workload, kernel %s\n",
-	       rounds, seconds, u.release);
-
-	for (int r = 0; r < rounds; r++) {
+	printf("# bench: %d rounds, kernel %s\n", rounds, u.release);
+	settle();
+	if (profile_only) {
+		profile_execs();
+		printf("# bench: profile done\n");
+		return 0;
+	}
+	for (round_nr = 1; round_nr <= rounds; round_nr++) {
 		/* Rotate the order, so each state goes first as often. */
-		for (int k = 0; k < ST_NR; k++) {
-			enum state st = (r + k) % ST_NR;
-
-			measure(st, r);
-		}
-		printf("# round %d/%d done (%.0f s)\n", r + 1, rounds,
-		       now() - t0);
-		fflush(stdout);
+		for (int k = 0; k < ST_NR; k++)
+			measure((round_nr + k) % ST_NR);
+		printf("# round %d/%d done\n", round_nr, rounds);
 	}
-
-	for (int i = 0; i < MEM_RUNS; i++) {
-		mem_stock[i] = held_slab_bytes(false);
-		enter_state(ST_NOSEC);
-		mem_untracked[i] = held_slab_bytes(false);
-		mem_tracked[i] = held_slab_bytes(true);
-		leave_state(ST_NOSEC);
-	}
-
-	printf("\n%-58s %12s %22s %22s  %s\n", "workload (ratio: nosec_exec / stock)",
-	       "stock ops/s", "ratio med [min-max]", "noise med [min-max]",
-	       "target");
-	for (size_t i = 0; i < NR_RATIOS; i++) {
-		const struct ratio *q = &ratios[i];
-		double base[MAX_ROUNDS] = { 0 };
-		char nbuf[40] = "-";
-
-		for (int r = 0; r < rounds; r++)
-			base[r] = samples[q->den][q->den_state][r];
-		res[i] = ratio_spread(q, q->num_state, q->den_state);
-		noise[i] = noise_spread(q);
-		snprintf(nbuf, sizeof(nbuf), "%.3f [%.3f-%.3f]",
-			 noise[i].median, noise[i].min, noise[i].max);
-		printf("%-58s %12.0f %6.3f [%.3f-%.3f] %22s  %s %s\n", q->what,
-		       median(base, rounds), res[i].median, res[i].min,
-		       res[i].max, nbuf, q->target_text,
-		       target_met(q, res[i], noise[i]) ? "met" : "MISSED");
-	}
-	{
-		double tracked[MEM_RUNS], untracked[MEM_RUNS];
-		double tracked_all[MEM_RUNS], untracked_all[MEM_RUNS];
-
-		for (int i = 0; i < MEM_RUNS; i++) {
-			tracked[i] = (double)(mem_tracked[i].entry_cache -
-					      mem_untracked[i].entry_cache) /
-				     HELD_TASKS;
-			untracked[i] = (double)(mem_untracked[i].entry_cache -
-						mem_stock[i].entry_cache) /
-				       HELD_TASKS;
-			tracked_all[i] = (double)(mem_tracked[i].all -
-						  mem_untracked[i].all) /
-					 HELD_TASKS;
-			untracked_all[i] = (double)(mem_untracked[i].all -
-						    mem_stock[i].all) /
-					   HELD_TASKS;
-		}
-		mem_tracked_bytes = spread_of(tracked, MEM_RUNS);
-		mem_untracked_bytes = spread_of(untracked, MEM_RUNS);
-		mem_tracked_all = spread_of(tracked_all, MEM_RUNS);
-		mem_untracked_all = spread_of(untracked_all, MEM_RUNS);
-		printf("%-58s %6.1f [%.1f-%.1f]  target <= 64\n",
-		       "module bytes per tracked task (" ENTRY_CACHE ")",
-		       mem_tracked_bytes.median, mem_tracked_bytes.min,
-		       mem_tracked_bytes.max);
-		printf("%-58s %6.1f [%.1f-%.1f]  target 0\n",
-		       "module bytes per untracked task (" ENTRY_CACHE ")",
-		       mem_untracked_bytes.median, mem_untracked_bytes.min,
-		       mem_untracked_bytes.max);
-		printf("%-58s %6.1f [%.1f-%.1f] and %.1f [%.1f-%.1f] (noisier)\n",
-		       "module bytes per tracked/untracked task, all caches",
-		       mem_tracked_all.median, mem_tracked_all.min,
-		       mem_tracked_all.max, mem_untracked_all.median,
-		       mem_untracked_all.min, mem_untracked_all.max);
-
-		printf("BENCH-JSON-BEGIN\n{\n");
-		printf("  \"kernel\": \"%s\",\n  \"rounds\": %d,\n"
-		       "  \"seconds_per_workload\": %.2f,\n"
-		       "  \"duration_s\": %.0f,\n", u.release, rounds, seconds,
-		       now() - t0);
-		printf("  \"ratios\": {\n");
-		for (size_t i = 0; i < NR_RATIOS; i++) {
-			const struct ratio *q = &ratios[i];
-
-			printf("    \"%s\": { \"what\": \"%s\", \"median\": %.4f, "
-			       "\"min\": %.4f, \"max\": %.4f", q->name, q->what,
-			       res[i].median, res[i].min, res[i].max);
-			printf(", \"noise_median\": %.4f, \"noise_min\": %.4f, "
-			       "\"noise_max\": %.4f", noise[i].median,
-			       noise[i].min, noise[i].max);
-			printf(", \"target\": \"%s\", \"met\": %s }%s\n",
-			       q->target_text,
-			       target_met(q, res[i], noise[i]) ? "true" : "false",
-			       i + 1 < NR_RATIOS ? "," : "");
-		}
-		printf("  },\n  \"ops_per_s\": {\n");
-		for (int s = 0; s < S_NR; s++) {
-			static const char *const names[S_NR] = {
-				"fork_exec", "fork_exit", "prctl", "getpid",
-				"exec_plain", "exec_nosec", "getpid_restricted",
-				"getpid_seccomp", "fork_exec_10k",
-				"fork_exec_10k_unrestricted", "exec_open",
-			};
-			enum state st = s == S_EXEC_NOSEC ||
-					s == S_EXEC_OPEN ||
-					s == S_GETPID_RESTRICTED ||
-					s == S_FORK_EXEC_10K ||
-					s == S_FORK_EXEC_10K_PLAIN ?
-					ST_NOSEC : ST_STOCK;
-
-			printf("    \"%s\": { \"state\": \"%s\", \"median\": %.1f }%s\n",
-			       names[s], state_names[st],
-			       median(samples[s][st], rounds),
-			       s + 1 < S_NR ? "," : "");
-		}
-		printf("  },\n  \"memory\": { \"tasks\": %d, \"runs\": %d, "
-		       "\"cache\": \"" ENTRY_CACHE "\",\n"
-		       "    \"bytes_per_tracked_task\": %.1f, "
-		       "\"bytes_per_untracked_task\": %.1f,\n"
-		       "    \"all_caches_bytes_per_tracked_task\": %.1f, "
-		       "\"all_caches_bytes_per_untracked_task\": %.1f }\n"
-		       "}\nBENCH-JSON-END\n",
-		       HELD_TASKS, MEM_RUNS, mem_tracked_bytes.median,
-		       mem_untracked_bytes.median, mem_tracked_all.median,
-		       mem_untracked_all.median);
-	}
-	printf("# bench: %.0f s\n", now() - t0);
+	memory();
+	printf("# bench: done, %.0f guest seconds\n", now() - t0);
 	return 0;
 }
