@@ -49,29 +49,26 @@ static const char *const way_names[WAY_NR] = {
 	CHAIN_WAYS(WAY_NAME)
 };
 
-static void mark_begin(enum way w)
-{
-	switch (w) {
-#define WAY_BEGIN(name, id)		\
-	case WAY_##name:		\
-		NOSEC_MARK_PROFILE_ON(id);	\
-		NOSEC_MARK_BEGIN(id);	\
+/*
+ * A window (and a profile window: the plugin records it only when asked)
+ * begins ('B') or ends ('E') for way @w; the id is part of the
+ * instruction, so each way has its own.
+ */
+#define WAY_MARKS(name, id)					\
+	case WAY_##name:					\
+		if (kind == 'B') {				\
+			NOSEC_MARK_PROFILE_ON(id);		\
+			NOSEC_MARK_BEGIN(id);			\
+		} else {					\
+			NOSEC_MARK_END(id);			\
+			NOSEC_MARK_PROFILE_OFF(id);		\
+		}						\
 		break;
-	CHAIN_WAYS(WAY_BEGIN)
-	default:
-		break;
-	}
-}
 
-static void mark_end(enum way w)
+static void mark(enum way w, char kind)
 {
 	switch (w) {
-#define WAY_END(name, id)		\
-	case WAY_##name:		\
-		NOSEC_MARK_END(id);	\
-		NOSEC_MARK_PROFILE_OFF(id);	\
-		break;
-	CHAIN_WAYS(WAY_END)
+	CHAIN_WAYS(WAY_MARKS)
 	default:
 		break;
 	}
@@ -95,12 +92,12 @@ int main(int argc, char *argv[])
 		return 2;
 	}
 	if (!n) {
-		mark_end(w);
+		mark(w, 'E');
 		return 0;
 	}
 	snprintf(count, sizeof(count), "%ld", n - 1);
 	if (argc < 4)
-		mark_begin(w);
+		mark(w, 'B');
 	if (w == WAY_nosec) {
 		execve_nosecurity(argv[0], next, environ);
 	} else {
