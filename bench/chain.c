@@ -101,8 +101,11 @@ int main(int argc, char *argv[])
 	if (w == WAY_nosec) {
 		execve_nosecurity(argv[0], next, environ);
 	} else {
-		if (w == WAY_open)
-			open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+		if (w == WAY_open &&
+		    open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC) < 0) {
+			perror("chain: /dev/" NOSEC_EXEC_DEVICE_NAME);
+			return 127;
+		}
 		execve(argv[0], next, environ);
 	}
 	perror("chain: exec");

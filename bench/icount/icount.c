@@ -11,15 +11,19 @@
  *
  *   KK 'B'  a window begins
  *   KK 'E'  it ends: the plugin writes "W II INSNS NS", the instructions
- *           executed since the 'B' (the 'B' marker itself included, the
- *           'E' not) and the host's nanoseconds in between
+ *           executed between the two (neither marker counted) and the
+ *           host's nanoseconds in between
  *   KK 'P'  profiling begins (only with profile=on)
  *   KK 'Q'  it ends: "P II VADDR INSNS" for every translation block that
  *           ran in between, by start address, then "P II end"
  *
- * The counter is the whole machine's: the bench boots one vCPU, so a
- * window holds what the measured work cost, the kernel included, and
- * whatever else the kernel did meanwhile.
+ * The counter is the whole machine's: the bench boots one vCPU (bench/run
+ * passes --smp 1; with more, the counter and the window would be shared
+ * by all of them), so a window holds what the measured work cost, the
+ * kernel included, and whatever else the kernel did meanwhile.  A count
+ * is of instructions as TCG executes them: each iteration of a REP
+ * string instruction counts as one, and a block cut short by a fault is
+ * counted whole.
  *
  * Arguments (-plugin icount.so,out=FILE[,profile=on]): out is where the
  * lines go (required); profile=on also calls into the plugin for every
