@@ -18,8 +18,8 @@
  *           ran in between, by start address, then "P II end"
  *
  * The counter is the whole machine's: the bench boots one vCPU (bench/run
- * passes --smp 1; with more, the counter and the window would be shared
- * by all of them), so a window holds what the measured work cost, the
+ * passes --smp 1; the plugin refuses to load with more, whose counter and
+ * window all of them would share), so a window holds what the measured work cost, the
  * kernel included, and whatever else the kernel did meanwhile.  A count
  * is of instructions as TCG executes them: each iteration of a REP
  * string instruction counts as one, and a block cut short by a fault is
@@ -245,6 +245,12 @@ NOSEC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	if (!path) {
 		fprintf(stderr, "icount: out=FILE is required\n");
+		return -1;
+	}
+	/* One counter, one open window: one vCPU (-smp 1). */
+	if (qemu_plugin_n_vcpus() != 1) {
+		fprintf(stderr, "icount: %d vCPUs; the counts need -smp 1\n",
+			qemu_plugin_n_vcpus());
 		return -1;
 	}
 	out = fopen(path, "w");
