@@ -338,6 +338,26 @@ static double den_figure_of(const struct boot *b, const void *arg)
 	return figure(b, op_index(q->den_op), q->den_state);
 }
 
+/* A workload in a state, for over_boots(). */
+struct op_state {
+	int op, st;
+};
+
+static double op_state_figure(const struct boot *b, const void *arg)
+{
+	const struct op_state *os = arg;
+
+	return figure(b, os->op, os->st);
+}
+
+/* The median over the boots of a workload's figure; NAN if unmeasured. */
+static double op_median(int op, int st)
+{
+	struct op_state os = { op, st };
+
+	return over_boots(op_state_figure, &os).median;
+}
+
 static double mem_of(const struct boot *b, const void *arg)
 {
 	bool tracked = *(const bool *)arg;
@@ -425,14 +445,10 @@ static int report(bool gate, const char *json_path, const char *kernel)
 	for (size_t op = 0; op < OP_NR; op++) {
 		printf("%-30s", op_names[op]);
 		for (int st = 0; st < ST_NR; st++) {
-			double v[MAX_BOOTS];
-			int n = 0;
+			double m = op_median(op, st);
 
-			for (int i = 0; i < nr_boots; i++)
-				if (!isnan(figure(&boots[i], op, st)))
-					v[n++] = figure(&boots[i], op, st);
-			if (n)
-				printf(" %14.0f", median_of(v, n));
+			if (!isnan(m))
+				printf(" %14.0f", m);
 			else
 				printf(" %14s", "-");
 		}
@@ -464,16 +480,12 @@ static int report(bool gate, const char *json_path, const char *kernel)
 			fprintf(json, "%s    \"%s\": {", op ? ",\n" : "",
 				op_names[op]);
 			for (int st = 0, first = 1; st < ST_NR; st++) {
-				double v[MAX_BOOTS];
-				int n = 0;
+				double m = op_median(op, st);
 
-				for (int i = 0; i < nr_boots; i++)
-					if (!isnan(figure(&boots[i], op, st)))
-						v[n++] = figure(&boots[i], op, st);
-				if (!n)
+				if (isnan(m))
 					continue;
 				fprintf(json, "%s \"%s\": %.0f", first ? "" : ",",
-					state_names[st], median_of(v, n));
+					state_names[st], m);
 				first = 0;
 			}
 			fprintf(json, " }");
@@ -701,9 +713,8 @@ static void *grow(void *p, size_t *max, size_t size)
 	return p;
 }
 
-static void prof_sample_add(unsigned int id, const char *name, double n)
+static void prof_sample_add(const char *name, double n)
 {
-	(void)id;
 	if (nr_samples == max_samples)
 		samples = grow(samples, &max_samples, sizeof(*samples));
 	samples[nr_samples++] = (struct prof_sample){ name, n };
@@ -757,7 +768,7 @@ static int profile(const char *prefix, const char *kallsyms)
 		unsigned long long addr, n;
 
 		if (sscanf(line, "P %u %llx %llu", &id, &addr, &n) == 3) {
-			prof_sample_add(id, symbol_of(addr), n);
+			prof_sample_add(symbol_of(addr), n);
 			continue;
 		}
 		if (sscanf(line, "P %u end", &id) == 1)
