@@ -60,7 +60,29 @@ static int run_case(const struct test_case *tc)
 struct test_file {
 	const char *name;
 	const struct test_case *cases;
+	bool stress_only;	/* run only with --stress */
 };
+
+/*
+ * Every file's cases, in the order they run (and are numbered).  Last:
+ * TOMOYO's, whose policy, once loaded, stays for the whole boot.
+ */
+static const struct test_file files[] = {
+	{ "nosec_exec", nosec_exec_cases },
+	{ "restrict", restrict_cases },
+	{ "force", force_cases },
+	{ "nosec_run", nosec_run_cases },
+	{ "lifecycle", lifecycle_cases },
+	{ "restrict_all", restrict_all_cases },
+	{ "bypass", bypass_cases },
+	{ "scope", scope_cases },
+	{ "watchers", watcher_cases },
+	{ "failsafe", failsafe_cases },
+	{ "stress", fuzz_cases },
+	{ "stress", stress_cases, true },
+	{ "tomoyo", tomoyo_cases },
+};
+#define NR_FILES	(sizeof(files) / sizeof(files[0]))
 
 /*
  * nosec_test [--stress] [--file FILE] [NAME]: every case (with --stress,
@@ -69,28 +91,14 @@ struct test_file {
  */
 int main(int argc, char *argv[])
 {
-	struct test_file files[] = {
-		{ "nosec_exec", nosec_exec_cases },
-		{ "restrict", restrict_cases },
-		{ "force", force_cases },
-		{ "nosec_run", nosec_run_cases },
-		{ "lifecycle", lifecycle_cases },
-		{ "restrict_all", restrict_all_cases },
-		{ "bypass", bypass_cases },
-		{ "scope", scope_cases },
-		{ "watchers", watcher_cases },
-		{ "failsafe", failsafe_cases },
-		{ "stress", fuzz_cases },
-		{ NULL, NULL },
-		{ NULL, NULL },
-	};
 	int passed = 0, failed = 0, skipped = 0;
 	const char *only = NULL, *only_file = NULL;
-	size_t n = 0, i = 0, nfiles = 11;
+	bool stress = false;
+	size_t n = 0, i = 0;
 
 	for (int a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--stress")) {
-			files[nfiles++] = (struct test_file){ "stress", stress_cases };
+			stress = true;
 		} else if (!strcmp(argv[a], "--file") && a + 1 < argc) {
 			only_file = argv[++a];
 		} else if (argv[a][0] == '-') {
@@ -101,12 +109,10 @@ int main(int argc, char *argv[])
 		}
 	}
 
-	/* Last: TOMOYO's policy, once loaded, stays for the whole boot. */
-	files[nfiles++] = (struct test_file){ "tomoyo", tomoyo_cases };
 	if (only_file) {
 		bool known = false;
 
-		for (size_t f = 0; f < nfiles; f++)
+		for (size_t f = 0; f < NR_FILES; f++)
 			known |= !strcmp(files[f].name, only_file);
 		if (!known) {
 			fprintf(stderr, "nosec_test: no file of cases tests/%s.c\n", only_file);
@@ -121,11 +127,14 @@ int main(int argc, char *argv[])
 	}
 	if (make_fixtures("/nosec/tests"))
 		return 2;
-	for (size_t f = 0; f < nfiles; f++)
-		for (const struct test_case *tc = files[f].cases; tc->name; tc++)
+	for (size_t f = 0; f < NR_FILES; f++)
+		for (const struct test_case *tc = files[f].cases;
+		     tc->name && !(files[f].stress_only && !stress); tc++)
 			n++;
 	printf("TAP version 13\n1..%zu\n", n);
-	for (size_t f = 0; f < nfiles; f++) {
+	for (size_t f = 0; f < NR_FILES; f++) {
+		if (files[f].stress_only && !stress)
+			continue;
 		for (const struct test_case *tc = files[f].cases; tc->name; tc++) {
 			int r;
 
