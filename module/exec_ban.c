@@ -41,11 +41,13 @@ static int nosec_bprm_execve_denied(struct linux_binprm *bprm)
 }
 
 /*
- * Clear what a previous, failed exec of the task may have left, and any
- * arming: an exec that is not the armed one consumes it all the same.
+ * Clear what a previous, failed exec of the task (@t, current's entry) may
+ * have left, and any arming: an exec that is not the armed one consumes
+ * it all the same.
  */
-static void nosec_exec_starts(unsigned int flags)
+static void nosec_exec_starts(struct nosec_task *t, unsigned int flags)
 {
+	nosec_read_checks_forget(t);
 	if (flags & NOSEC_TASK_EXEC_ARMED)
 		nosec_exec_disarm();
 	/*
@@ -85,11 +87,12 @@ void nosec_ban_syscall_pre(struct pt_regs *regs)
  */
 void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
 {
-	unsigned int flags = nosec_task_flags(current);
+	struct nosec_task *t = nosec_task_current();
+	unsigned int flags = t ? READ_ONCE(t->flags) : 0;
 
 	if (!flags)
 		return;
-	nosec_exec_starts(flags);
+	nosec_exec_starts(t, flags);
 	if (!nosec_exec_banned(flags))
 		return;
 	atomic_long_inc(&nosec_stats.denied_execs);

@@ -54,18 +54,20 @@ static int nosec_open_for_read(const struct path *path,
 	return 0;
 }
 
-#ifdef NOSEC_HAVE_IN_EXECVE
+#ifdef NOSEC_READ_CHECK_WORKER
 /*
- * Kernels with current->in_execve (Kbuild: NOSEC_HAVE_IN_EXECVE): AppArmor
- * and TOMOYO let every open of a task in execve through unchecked, and
- * TOMOYO keeps its exec state by that flag, so the flag cannot be cleared
- * around the open (TOMOYO's open hook then drops the state, and the exec
- * oopses when it commits; nosec_tomoyo_move_back() clears it on purpose,
- * for an exec that will fail).  The open is made by a kernel worker
- * instead, with the caller's creds: what the LSMs that judge by creds
- * (AppArmor, SELinux, Smack, Landlock) decide.  TOMOYO, which judges by task, sees the
- * worker.  Later kernels mark the exec's own opens with __FMODE_EXEC,
- * which a plain open for reading does not carry: the caller opens it.
+ * Kernels whose LSMs know an exec's own opens by current->in_execve
+ * (Kbuild: NOSEC_READ_CHECK_WORKER, 6.1): AppArmor and TOMOYO let every
+ * open of a task in execve through unchecked.  TOMOYO also keeps its exec
+ * state by that flag: once its bprm_check hook has saved the old domain,
+ * an open with the flag clear drops it, and the exec oopses when it
+ * commits (nosec_tomoyo_move_back() clears it on purpose, for an exec
+ * that will fail).  So the flag is cleared around the caller's own open
+ * only for the first file of the exec, before any LSM's bprm_check hook
+ * ran; every later file (a script's interpreter, ld.so) is opened by a
+ * kernel worker with the caller's creds: what the LSMs that judge by
+ * creds (AppArmor, SELinux, Smack, Landlock) decide.  TOMOYO, which
+ * judges by task, sees the worker there.
  */
 struct nosec_read_check {
 	struct work_struct work;
@@ -84,13 +86,21 @@ static void nosec_read_check_work(struct work_struct *work)
 	revert_creds(old);
 }
 
-static int nosec_open_check(struct file *file)
+static int nosec_open_check(struct file *file, bool first)
 {
 	struct nosec_read_check c = {
 		.path = &file->f_path,
 		.cred = current_cred(),
 	};
+	unsigned int in_execve;
 
+	if (first) {
+		in_execve = current->in_execve;
+		current->in_execve = 0;
+		c.ret = nosec_open_for_read(c.path, c.cred);
+		current->in_execve = in_execve;
+		return c.ret;
+	}
 	INIT_WORK_ONSTACK(&c.work, nosec_read_check_work);
 	queue_work(system_unbound_wq, &c.work);
 	flush_work(&c.work);
@@ -98,7 +108,12 @@ static int nosec_open_check(struct file *file)
 	return c.ret;
 }
 #else
-static int nosec_open_check(struct file *file)
+/*
+ * Later kernels mark the exec's own opens with __FMODE_EXEC, which a
+ * plain open for reading does not carry, and TOMOYO's exec state does not
+ * depend on it: the caller opens every file itself.
+ */
+static int nosec_open_check(struct file *file, bool first)
 {
 	return nosec_open_for_read(&file->f_path, current_cred());
 }
@@ -111,16 +126,32 @@ static int nosec_open_check(struct file *file)
  * for reading for a moment.  The 2010 series added MAY_READ to the exec's
  * own open, which asked the inode hooks; AppArmor and TOMOYO check files
  * at open and let an exec's own opens through, so only a separate open
- * for reading asks them.  May sleep.
+ * for reading asks them.  @first: no LSM's bprm_check hook has run in
+ * this exec yet.  A file that passes is remembered in @t, so that the
+ * same file is not checked twice in one exec.  May sleep.
  */
-static int nosec_may_read(struct file *file)
+static int nosec_may_read(struct nosec_task *t, struct file *file,
+			  bool first)
 {
 	int ret;
 
 	ret = file_permission(file, MAY_READ | MAY_OPEN);
-	if (ret)
-		return ret;
-	return nosec_open_check(file);
+	if (!ret)
+		ret = nosec_open_check(file, first);
+	if (!ret)
+		t->read_checked = file;
+	return ret;
+}
+
+/**
+ * nosec_read_checks_forget() - an exec starts: no file of it is checked yet
+ * @t: current's entry
+ *
+ * Called at bprm_execve()'s entry, for every exec of a task with state.
+ */
+void nosec_read_checks_forget(struct nosec_task *t)
+{
+	t->read_checked = NULL;
 }
 
 /*
@@ -152,11 +183,24 @@ static void nosec_tomoyo_move_back(void)
 	force_sig(SIGKILL);
 }
 
+/*
+ * The read check of each file that becomes bprm->file, before the
+ * kernel's own bprm_check (LSMs included).  The first file of the exec is
+ * the one that no binfmt has replaced yet (bprm->interp still points at
+ * bprm->filename) and that no earlier read check of this exec saw.
+ */
 static int nosec_bprm_check(struct linux_binprm *bprm)
 {
+	struct nosec_task *t = nosec_task_current();
 	bool moved;
 	int ret;
 
+	if (!t)
+		return -EPERM;
+	ret = nosec_may_read(t, bprm->file, !t->read_checked &&
+			     bprm->interp == bprm->filename);
+	if (ret)
+		return ret;
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CHECK,
 				   (unsigned long)bprm, 0);
 	moved = nosec_task_flags(current) & NOSEC_TASK_LSM_MOVED;
@@ -166,21 +210,22 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 	}
 	if (ret)
 		return ret;
-	if (moved)
-		return -EPERM;
-	return nosec_may_read(bprm->file);
+	return moved ? -EPERM : 0;
 }
 
 static struct file *nosec_open_exec(const char *name)
 {
+	struct nosec_task *t = nosec_task_current();
 	struct file *file;
 	int ret;
 
+	if (!t)
+		return ERR_PTR(-EPERM);
 	file = (struct file *)nosec_hook_call(NOSEC_HOOK_OPEN_EXEC,
 					      (unsigned long)name, 0);
 	if (IS_ERR(file))
 		return file;
-	ret = nosec_may_read(file);
+	ret = nosec_may_read(t, file, false);
 	if (ret) {
 		exe_file_allow_write_access(file);
 		fput(file);
@@ -223,10 +268,15 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 				   (unsigned long)bprm, (unsigned long)file);
 	if (ret)
 		return ret;
-	/* Belt and braces: the final program was checked at bprm_check. */
-	ret = nosec_may_read(bprm->file);
-	if (ret)
-		return ret;
+	/*
+	 * The final program passed the read check at bprm_check, unless
+	 * that hook missed: then it is checked here.
+	 */
+	if (t->read_checked != bprm->file) {
+		ret = nosec_may_read(t, bprm->file, false);
+		if (ret)
+			return ret;
+	}
 
 	same = prepare_creds();
 	if (!same)

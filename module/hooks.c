@@ -45,6 +45,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -208,13 +209,42 @@ static int nosec_symbol_address(const char *symbol, unsigned long *addr,
 	return 0;
 }
 
+/*
+ * Which handler hook an ftrace hit is for: slots indexed by a hash of the
+ * function's address, open addressing, each holding a hook's index + 1 (0:
+ * empty).  Filled as the addresses become known, before the hooks go
+ * live; emptied after they are gone.  A hit costs a hash and a compare or
+ * two rather than a walk over the table (every hook of every task runs
+ * the dispatcher while any task carries state).
+ */
+#define NOSEC_HOOK_SLOT_BITS	6
+static u8 nosec_hook_slots[1 << NOSEC_HOOK_SLOT_BITS];
+static_assert(ARRAY_SIZE(nosec_hook_slots) > 2 * NOSEC_NR_HOOKS);
+
+static unsigned int nosec_hook_slot_next(unsigned int slot)
+{
+	return (slot + 1) & (ARRAY_SIZE(nosec_hook_slots) - 1);
+}
+
+static void nosec_hook_slot_add(const struct nosec_hook *h)
+{
+	unsigned int slot = hash_long(h->addr, NOSEC_HOOK_SLOT_BITS);
+
+	while (nosec_hook_slots[slot])
+		slot = nosec_hook_slot_next(slot);
+	nosec_hook_slots[slot] = h - nosec_hooks + 1;
+}
+
 static struct nosec_hook *nosec_hook_at(unsigned long ip)
 {
-	int i;
+	unsigned int slot = hash_long(ip, NOSEC_HOOK_SLOT_BITS);
+	u8 i;
 
-	for (i = 0; i < NOSEC_NR_HOOKS; i++)
-		if (nosec_hooks[i].addr == ip)
-			return &nosec_hooks[i];
+	while ((i = nosec_hook_slots[slot])) {
+		if (nosec_hooks[i - 1].addr == ip)
+			return &nosec_hooks[i - 1];
+		slot = nosec_hook_slot_next(slot);
+	}
 	return NULL;
 }
 
@@ -284,7 +314,10 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	h->addr = addr;
 	if (h->direct)
 		return 0;
-	return ftrace_set_filter_ip(&nosec_ftrace_ops, h->addr, 0, 0);
+	ret = ftrace_set_filter_ip(&nosec_ftrace_ops, h->addr, 0, 0);
+	if (!ret)
+		nosec_hook_slot_add(h);
+	return ret;
 }
 
 /**
@@ -297,6 +330,7 @@ void nosec_hooks_forget(void)
 	int i;
 
 	ftrace_free_filter(&nosec_ftrace_ops);
+	memset(nosec_hook_slots, 0, sizeof(nosec_hook_slots));
 	for (i = 0; i < NOSEC_NR_HOOKS; i++)
 		nosec_hooks[i].addr = 0;
 }

@@ -52,6 +52,9 @@ struct nosec_exec_arming;
  *	block that holds nothing else: exec_arm.c fills and consumes it,
  *	and whoever frees the entry kfree()s it with the entry, without
  *	knowing what is inside.
+ * @read_checked: the last file of the current exec that passed the read
+ *	check (exec_nosec.c), NULL when the exec starts; compared, never
+ *	dereferenced; owned by @task.
  */
 struct nosec_task {
 	struct hlist_node node;
@@ -60,6 +63,7 @@ struct nosec_task {
 	unsigned int flags;
 	int saved_dumpable;
 	struct nosec_exec_arming *arming;
+	const struct file *read_checked;
 };
 
 /* task_state.c */
@@ -114,6 +118,9 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 long nosec_exec_arm(const struct nosec_execveat_args *args);
 void nosec_exec_disarm(void);
 long nosec_exec_refused(void);
+
+/* exec_nosec.c: the exec without a security transition */
+void nosec_read_checks_forget(struct nosec_task *t);
 
 /* audit.c: records for the audit log */
 void nosec_audit_exec(const char *op, const char *how, int res, gfp_t gfp);
