@@ -2,13 +2,35 @@
 /*
  * nosec_exec - what differs between the kernels the module builds for
  * (Debian's 6.1 and 6.12), each shim named for the feature it detects.
- * No kernel version is compared anywhere: a macro of the kernel's own
- * headers, or a Kbuild test of them (Kbuild: NOSEC_HAVE_*), decides.
+ * A macro of the kernel's own headers, or a Kbuild test of them (Kbuild:
+ * NOSEC_HAVE_*), decides; Kbuild compares a kernel version only where a
+ * change left no reliable trace in the headers
+ * (NOSEC_IN_EXECVE_TOMOYO_ONLY), and only on top of such a test, towards
+ * the safe side.
  */
 #ifndef _NOSEC_EXEC_COMPAT_H
 #define _NOSEC_EXEC_COMPAT_H
 
 #include <linux/ftrace.h>
+
+/*
+ * How the read check of a nosecurity exec opens a file that is not the
+ * first of the exec (exec_nosec.c).  LSMs told an exec's own opens apart
+ * by current->in_execve, and AppArmor and TOMOYO let them through
+ * unchecked; since 6.8 they look for __FMODE_EXEC instead, and only
+ * TOMOYO's exec state still reads the flag, which then cannot be cleared
+ * (TOMOYO drops that state at the next open with it clear).  So on the
+ * older kernels such a file is opened by a kernel worker.  The LSM side of
+ * the change touched no header; the flag's comment was reworded to "tell
+ * TOMOYO" by a separate commit, which can reach a stable tree alone.  The
+ * caller opens the file itself only where the comment says so and the
+ * kernel is at least the release both commits are in (Kbuild:
+ * NOSEC_IN_EXECVE_TOMOYO_ONLY): a wrong guess towards the worker costs
+ * time, the other way the check.
+ */
+#if defined(NOSEC_HAVE_IN_EXECVE) && !defined(NOSEC_IN_EXECVE_TOMOYO_ONLY)
+#define NOSEC_READ_CHECK_WORKER
+#endif
 
 /*
  * struct ftrace_regs: a struct pt_regs in its first member until it became

@@ -69,8 +69,12 @@ static void nosec_exec_starts(struct nosec_task *t, unsigned int flags)
  */
 void nosec_ban_syscall_pre(struct pt_regs *regs)
 {
-	unsigned int flags = nosec_task_flags(current);
+	struct nosec_task *t = nosec_task_current();
+	unsigned int flags = t ? READ_ONCE(t->flags) : 0;
 
+	if (!flags)
+		return;
+	nosec_read_checks_forget(t);
 	if (flags & NOSEC_TASK_EXEC_ARMED)
 		nosec_exec_disarm();
 	if (!nosec_exec_banned(flags))

@@ -40,6 +40,7 @@
 #include <linux/sched/signal.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include "nosec.h"
 
 /* Open @path for reading with @cred, as open(O_RDONLY) would, and close it. */
@@ -56,18 +57,10 @@ static int nosec_open_for_read(const struct path *path,
 
 #ifdef NOSEC_READ_CHECK_WORKER
 /*
- * Kernels whose LSMs know an exec's own opens by current->in_execve
- * (Kbuild: NOSEC_READ_CHECK_WORKER, 6.1): AppArmor and TOMOYO let every
- * open of a task in execve through unchecked.  TOMOYO also keeps its exec
- * state by that flag: once its bprm_check hook has saved the old domain,
- * an open with the flag clear drops it, and the exec oopses when it
- * commits (nosec_tomoyo_move_back() clears it on purpose, for an exec
- * that will fail).  So the flag is cleared around the caller's own open
- * only for the first file of the exec, before any LSM's bprm_check hook
- * ran; every later file (a script's interpreter, ld.so) is opened by a
- * kernel worker with the caller's creds: what the LSMs that judge by
- * creds (AppArmor, SELinux, Smack, Landlock) decide.  TOMOYO, which
- * judges by task, sees the worker there.
+ * The open by a kernel worker with the caller's creds (compat.h): what
+ * the LSMs that judge by creds (AppArmor, SELinux, Smack, Landlock)
+ * decide.  TOMOYO, which judges by task, sees the worker, and so does a
+ * fanotify permission listener.
  */
 struct nosec_read_check {
 	struct work_struct work;
@@ -86,38 +79,54 @@ static void nosec_read_check_work(struct work_struct *work)
 	revert_creds(old);
 }
 
-static int nosec_open_check(struct file *file, bool first)
+static int nosec_open_by_worker(struct file *file)
 {
 	struct nosec_read_check c = {
 		.path = &file->f_path,
 		.cred = current_cred(),
 	};
-	unsigned int in_execve;
 
-	if (first) {
-		in_execve = current->in_execve;
-		current->in_execve = 0;
-		c.ret = nosec_open_for_read(c.path, c.cred);
-		current->in_execve = in_execve;
-		return c.ret;
-	}
 	INIT_WORK_ONSTACK(&c.work, nosec_read_check_work);
 	queue_work(system_unbound_wq, &c.work);
 	flush_work(&c.work);
 	destroy_work_on_stack(&c.work);
 	return c.ret;
 }
-#else
+#endif
+
 /*
- * Later kernels mark the exec's own opens with __FMODE_EXEC, which a
- * plain open for reading does not carry, and TOMOYO's exec state does not
- * depend on it: the caller opens every file itself.
+ * Open @file's path for reading as the caller would.  @first: no LSM's
+ * bprm_check hook has run in this exec yet.  Then the caller opens it
+ * itself, with current->in_execve clear for that one call on kernels that
+ * have the flag (the flag is current's own; before TOMOYO's bprm_check
+ * hook TOMOYO has no exec state to drop, and AppArmor and TOMOYO, on the
+ * kernels where they let a task in execve open unchecked, check it), so
+ * every LSM judges the caller, TOMOYO by the caller's domain.  A later
+ * file (an interpreter) is opened by the caller with the flag as it is,
+ * or by a kernel worker where the flag would hide the open (compat.h).
  */
 static int nosec_open_check(struct file *file, bool first)
 {
-	return nosec_open_for_read(&file->f_path, current_cred());
-}
+	int ret;
+
+	if (first) {
+#ifdef NOSEC_HAVE_IN_EXECVE
+		unsigned int in_execve = current->in_execve;
+
+		current->in_execve = 0;
+		ret = nosec_open_for_read(&file->f_path, current_cred());
+		current->in_execve = in_execve;
+#else
+		ret = nosec_open_for_read(&file->f_path, current_cred());
 #endif
+		return ret;
+	}
+#ifdef NOSEC_READ_CHECK_WORKER
+	return nosec_open_by_worker(file);
+#else
+	return nosec_open_for_read(&file->f_path, current_cred());
+#endif
+}
 
 /*
  * May the caller read @file?  What open(O_RDONLY) by the caller would
@@ -126,28 +135,26 @@ static int nosec_open_check(struct file *file, bool first)
  * for reading for a moment.  The 2010 series added MAY_READ to the exec's
  * own open, which asked the inode hooks; AppArmor and TOMOYO check files
  * at open and let an exec's own opens through, so only a separate open
- * for reading asks them.  @first: no LSM's bprm_check hook has run in
- * this exec yet.  A file that passes is remembered in @t, so that the
- * same file is not checked twice in one exec.  May sleep.
+ * for reading asks them.  @first: see nosec_open_check().  May sleep.
  */
-static int nosec_may_read(struct nosec_task *t, struct file *file,
-			  bool first)
+static int nosec_may_read(struct file *file, bool first)
 {
 	int ret;
 
 	ret = file_permission(file, MAY_READ | MAY_OPEN);
-	if (!ret)
-		ret = nosec_open_check(file, first);
-	if (!ret)
-		t->read_checked = file;
-	return ret;
+	if (ret)
+		return ret;
+	return nosec_open_check(file, first);
 }
 
 /**
- * nosec_read_checks_forget() - an exec starts: no file of it is checked yet
+ * nosec_read_checks_forget() - no file of an exec is read-checked yet
  * @t: current's entry
  *
- * Called at bprm_execve()'s entry, for every exec of a task with state.
+ * Called where an exec starts (the execve and execveat entries,
+ * bprm_execve()) and where it commits (the last gate), so that a file
+ * remembered by one exec never stands for a file of the next, should a
+ * hook miss.
  */
 void nosec_read_checks_forget(struct nosec_task *t)
 {
@@ -187,7 +194,8 @@ static void nosec_tomoyo_move_back(void)
  * The read check of each file that becomes bprm->file, before the
  * kernel's own bprm_check (LSMs included).  The first file of the exec is
  * the one that no binfmt has replaced yet (bprm->interp still points at
- * bprm->filename) and that no earlier read check of this exec saw.
+ * bprm->filename) while no bprm_check of this exec has passed; a file
+ * that passes is remembered, so that the final one is not checked twice.
  */
 static int nosec_bprm_check(struct linux_binprm *bprm)
 {
@@ -197,10 +205,11 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 
 	if (!t)
 		return -EPERM;
-	ret = nosec_may_read(t, bprm->file, !t->read_checked &&
+	ret = nosec_may_read(bprm->file, !t->read_checked &&
 			     bprm->interp == bprm->filename);
 	if (ret)
 		return ret;
+	t->read_checked = bprm->file;
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CHECK,
 				   (unsigned long)bprm, 0);
 	moved = nosec_task_flags(current) & NOSEC_TASK_LSM_MOVED;
@@ -215,17 +224,14 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 
 static struct file *nosec_open_exec(const char *name)
 {
-	struct nosec_task *t = nosec_task_current();
 	struct file *file;
 	int ret;
 
-	if (!t)
-		return ERR_PTR(-EPERM);
 	file = (struct file *)nosec_hook_call(NOSEC_HOOK_OPEN_EXEC,
 					      (unsigned long)name, 0);
 	if (IS_ERR(file))
 		return file;
-	ret = nosec_may_read(t, file, false);
+	ret = nosec_may_read(file, false);
 	if (ret) {
 		exe_file_allow_write_access(file);
 		fput(file);
@@ -273,7 +279,7 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 	 * that hook missed: then it is checked here.
 	 */
 	if (t->read_checked != bprm->file) {
-		ret = nosec_may_read(t, bprm->file, false);
+		ret = nosec_may_read(bprm->file, false);
 		if (ret)
 			return ret;
 	}
@@ -400,6 +406,7 @@ void nosec_committing_creds_pre(struct pt_regs *regs)
 	flags = t ? READ_ONCE(t->flags) : 0;
 	if (!flags)
 		goto out_unlock;
+	nosec_read_checks_forget(t);
 	if (nosec_exec_banned(flags) ||
 	    (nosec_exec_nosecurity(flags) && !nosec_exec_checked(bprm, flags))) {
 		atomic_long_inc(&nosec_stats.killed_execs);

@@ -221,7 +221,7 @@ static int nosec_symbol_address(const char *symbol, unsigned long *addr,
 static u8 nosec_hook_slots[1 << NOSEC_HOOK_SLOT_BITS];
 static_assert(ARRAY_SIZE(nosec_hook_slots) > 2 * NOSEC_NR_HOOKS);
 
-static unsigned int nosec_hook_slot_next(unsigned int slot)
+static __always_inline unsigned int nosec_hook_slot_next(unsigned int slot)
 {
 	return (slot + 1) & (ARRAY_SIZE(nosec_hook_slots) - 1);
 }
@@ -235,7 +235,7 @@ static void nosec_hook_slot_add(const struct nosec_hook *h)
 	nosec_hook_slots[slot] = h - nosec_hooks + 1;
 }
 
-static struct nosec_hook *nosec_hook_at(unsigned long ip)
+static __always_inline struct nosec_hook *nosec_hook_at(unsigned long ip)
 {
 	unsigned int slot = hash_long(ip, NOSEC_HOOK_SLOT_BITS);
 	u8 i;

@@ -52,9 +52,9 @@ struct nosec_exec_arming;
  *	block that holds nothing else: exec_arm.c fills and consumes it,
  *	and whoever frees the entry kfree()s it with the entry, without
  *	knowing what is inside.
- * @read_checked: the last file of the current exec that passed the read
- *	check (exec_nosec.c), NULL when the exec starts; compared, never
- *	dereferenced; owned by @task.
+ * @read_checked: the file of the current exec that last passed the read
+ *	check at bprm_check (exec_nosec.c), NULL where an exec starts and
+ *	commits; compared, never dereferenced; owned by @task.
  */
 struct nosec_task {
 	struct hlist_node node;

@@ -158,6 +158,7 @@ int make_fixtures(const char *tests_dir)
 	TRY(copy_file(probe, FIX_INTERP_XONLY, 0711));
 	TRY(copy_file(probe, FIX_PROBE_AA, 0755));
 	TRY(copy_file(probe, FIX_PROBE_TOMOYO, 0755));
+	TRY(copy_file(probe, FIX_PROBE_TOMOYO_NOREAD, 0755));
 	TRY(copy_file(probe, FIX_TOMOYO_TRIGGER, 0755));
 	TRY(copy_file(probe, FIX_TOMOYO_LOADER, 0755));
 	TRY(copy_file(probe, FIX_PROBE_AA_DENIED, 0755));

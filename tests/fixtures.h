@@ -12,6 +12,7 @@
 #define FIX_PROBE_AA_DENIED	FIX "/probe-aa-denied"	/* nosecdeny: deny x */
 #define FIX_PROBE_AA_XONLY	FIX "/probe-aa-xonly"	/* nosecxonly: Px, no r */
 #define FIX_PROBE_TOMOYO	FIX "/probe-tomoyo"	/* a TOMOYO domain of its own */
+#define FIX_PROBE_TOMOYO_NOREAD	FIX "/probe-tomoyo-noread" /* TOMOYO: no read */
 /* TOMOYO's activation: qemu/run boots with TOMOYO_trigger= and _loader=. */
 #define FIX_TOMOYO_TRIGGER	FIX "/tomoyo-trigger"
 #define FIX_TOMOYO_LOADER	FIX "/tomoyo-loader"

@@ -10,7 +10,14 @@
  * a policy is loaded.  The case loads one: profile 0 (disabled: no access
  * is checked), every program keeps the <kernel> domain except
  * FIX_PROBE_TOMOYO, which gets a domain of its own.  A loaded policy stays
- * for the rest of the boot, so this case runs last.
+ * for the rest of the boot, so these cases run last.
+ *
+ * The read check of a nosecurity exec is the caller's own open of the
+ * program (module/exec_nosec.c), so TOMOYO judges it by the caller's
+ * domain: a second case puts the caller in a domain of profile 1, where
+ * opens are enforced (and nothing else is checked), allowed to read
+ * FIX_PROBE but not FIX_PROBE_TOMOYO_NOREAD, and kept in that domain by
+ * every exec.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,18 +49,57 @@ static int cmdline_has(const char *word)
 	return found;
 }
 
-/* Load the policy: write it, then exec the trigger, which runs the loader. */
+#define READER_DOMAIN	"<kernel> //nosec_reader"
+
+/* Does the text of @path (its first 8 KB) contain @text? */
+static int file_has(const char *path, const char *text)
+{
+	static char buf[8192];
+	int fd = open(path, O_RDONLY);
+	ssize_t n, len = 0;
+
+	if (fd < 0)
+		return 0;
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	return strstr(buf, text) != NULL;
+}
+
+/*
+ * Load the policy: write it, then exec the trigger, which runs the loader.
+ * Once loaded, only TOMOYO's managers may change it, so everything the
+ * cases use is written here, and a later case finds it in place (each
+ * case runs in a process of its own).  Profile 1, the reader's domain and
+ * the way into it are the second case's.
+ */
 static int tomoyo_load_policy(void)
 {
 	pid_t pid;
 
+	if (file_has(TOMOYO "profile", "1-COMMENT=nosec_exec tests: opens enforced"))
+		return 0;
 	if (write_text(TOMOYO "profile",
 		       "PROFILE_VERSION=20150505\n"
 		       "0-COMMENT=nosec_exec tests: nothing checked\n"
-		       "0-CONFIG={ mode=disabled grant_log=no reject_log=no }\n") ||
+		       "0-CONFIG={ mode=disabled grant_log=no reject_log=no }\n"
+		       "1-COMMENT=nosec_exec tests: opens enforced\n"
+		       "1-CONFIG={ mode=disabled grant_log=no reject_log=no }\n"
+		       "1-CONFIG::file::open={ mode=enforcing grant_log=no reject_log=no }\n") ||
 	    write_text(TOMOYO "exception_policy",
 		       "initialize_domain " FIX_PROBE_TOMOYO " from any\n"
-		       "keep_domain <kernel>\n"))
+		       "keep_domain <kernel>\n"
+		       "keep_domain " READER_DOMAIN "\n") ||
+	    write_text(TOMOYO "domain_policy",
+		       "<kernel>\n"
+		       "task manual_domain_transition " READER_DOMAIN "\n"
+		       READER_DOMAIN "\n"
+		       "use_profile 1\n"
+		       "file read " FIX_PROBE "\n"
+		       "file read securityfs:/tomoyo/self_domain\n"
+		       "file read/write /dev/nosec_exec\n"))
 		return -1;
 	pid = fork();
 	if (pid == 0)
@@ -132,7 +178,54 @@ static int t_tomoyo_transition_refused(void)
 	return PASS;
 }
 
+/* run_prog()'s setup: into the reader's domain, then TEST_UID. */
+static void setup_tomoyo_reader(void)
+{
+	if (write_text(TOMOYO "self_domain", READER_DOMAIN))
+		_exit(97);
+	setup_user();
+}
+
+/*
+ * From the reader's domain: a plain exec of either file runs (execute is
+ * not checked, the domain is kept); a nosecurity exec runs only the file
+ * the domain may read, and is refused the other (TOMOYO's EPERM).
+ */
+static int t_tomoyo_read_checked_in_callers_domain(void)
+{
+	struct run p, n;
+	int e;
+
+	SKIP_IF(access(TOMOYO "profile", W_OK), "TOMOYO not active in this kernel");
+	SKIP_IF(!cmdline_has("TOMOYO_trigger=" FIX_TOMOYO_TRIGGER),
+		"guest booted without TOMOYO_trigger= (qemu/run adds it)");
+	e = tomoyo_load_policy();
+	CHECK(e == 0, "loading the TOMOYO policy: %d", e);
+
+	/* Controls: the domain is entered and kept, the opens enforced. */
+	run_prog(PLAIN, FIX_PROBE_TOMOYO_NOREAD, setup_tomoyo_reader, &p);
+	CHECK(p.exec_errno == 0 && strstr(p.out, "end=1"),
+	      "plain exec from the reader's domain: %d %s", p.exec_errno, p.out);
+	CHECK(!strcmp(get(&p, "tomoyo_domain"), READER_DOMAIN), "plain exec's domain '%s'",
+	      get(&p, "tomoyo_domain"));
+
+	for (enum how how = NOSEC; how <= FORCED; how++) {
+		const char *name = how == NOSEC ? "nosec" : "forced";
+
+		run_prog(how, FIX_PROBE, setup_tomoyo_reader, &n);
+		CHECK(n.exec_errno == 0 && strstr(n.out, "end=1"),
+		      "%s, readable: %d %s", name, n.exec_errno, n.out);
+		CHECK(!strcmp(get(&n, "tomoyo_domain"), READER_DOMAIN), "%s: domain '%s'",
+		      name, get(&n, "tomoyo_domain"));
+		CHECK(run_prog(how, FIX_PROBE_TOMOYO_NOREAD, setup_tomoyo_reader, &n) == EPERM,
+		      "%s, not readable in the caller's domain: %d %s", name, n.exec_errno, n.out);
+	}
+	return PASS;
+}
+
 const struct test_case tomoyo_cases[] = {
 	{ "nosec_tomoyo_transition_refused", t_tomoyo_transition_refused, 1 },
+	{ "nosec_tomoyo_read_checked_in_callers_domain",
+	  t_tomoyo_read_checked_in_callers_domain, 1 },
 	{ NULL },
 };
