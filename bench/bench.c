@@ -13,11 +13,22 @@
  * in the same order, so that bench/report can pair them (the id, part
  * of the marker, checks the pairing).
  *
- * Each round measures the workloads in three states, in an order that
- * rotates from round to round: the stock kernel (no module), the noise
- * module (nosec_null.ko, registers nothing) and nosec_exec.  Workloads
- * that need the module run in its state only; the seccomp peer runs on
- * the stock kernel.
+ * Each round measures the workloads in three states: the stock kernel (no
+ * module), the noise module (nosec_null.ko, registers nothing) and
+ * nosec_exec.  Six rounds take the six orders of the three states, so
+ * that each state comes first, and follows each other state, equally
+ * often: what one state leaves behind (memory to reclaim, slabs to
+ * refill) lands on the others evenly.  After every load, unload and
+ * release the guest idles a second (free under sleep=off), so that work
+ * deferred by the change (RCU callbacks, workers) is done before the
+ * next window.  Workloads that need the module run in its state only;
+ * the seccomp peer runs on the stock kernel.
+ *
+ * The fork + exec windows with many tasks alive come after the rounds,
+ * in a phase of their own with nosec_exec loaded: each is measured next
+ * to a baseline window with none (fork_exec_base), tracked and untracked
+ * taking turns, so that a ratio compares neighbours, not windows minutes
+ * apart.
  *
  * Before the first round the guest settles: a kernel keeps working for a
  * while after boot (6.12 checks RSA signatures in the background), and
@@ -30,6 +41,7 @@
  *
  *   bench [--rounds N] [--quick] [--no-100k] [--profile]
  *
+ * --rounds: 6 by default, a multiple of 6 keeps the orders balanced;
  * --quick: fewer iterations and no 100,000 task figure (the CI gate);
  * --no-100k: skip that figure; --profile: only the exec and fork + exec windows,
  * nosec_exec loaded, for a boot whose plugin profiles them (each is a
@@ -89,7 +101,9 @@ static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO };
 	X(fork_exec_10k_untracked, "0c")	\
 	X(fork_exec_100k, "0d")			\
 	X(fork_exec_100k_untracked, "0e")	\
-	X(settle, "0f")
+	X(settle, "0f")				\
+	X(fork_exec_base, "10")			\
+	X(getpid_child, "11")
 
 enum op {
 #define OP_ENUM(name, id) OP_##name,
@@ -138,7 +152,7 @@ static void mark(enum op op, char kind)
  * instructions.
  */
 static int forks = 100, execs = 40, calls = 20000;
-static int rounds = 5;
+static int rounds = 6;
 static bool with_100k = true;
 static int round_nr;
 
@@ -180,6 +194,15 @@ static long stat_tasks(void)
 	return v;
 }
 
+/*
+ * Let deferred work finish (RCU callbacks, workers): idle time costs no
+ * instructions under -icount sleep=off, and runs nothing of the bench.
+ */
+static void quiesce(void)
+{
+	sleep(1);
+}
+
 static void enter_state(enum state st)
 {
 	int fd;
@@ -190,18 +213,22 @@ static void enter_state(enum state st)
 	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
 		die(state_files[st]);
 	close(fd);
+	quiesce();
 }
 
 static void leave_state(enum state st)
 {
 	/* Freed tasks drop their entries after an RCU grace period. */
-	for (int i = 0; state_modules[st] && i < 100; i++) {
-		if (!syscall(SYS_delete_module, state_modules[st], O_NONBLOCK))
+	if (!state_modules[st])
+		return;
+	for (int i = 0; i < 100; i++) {
+		if (!syscall(SYS_delete_module, state_modules[st], O_NONBLOCK)) {
+			quiesce();
 			return;
+		}
 		usleep(50000);
 	}
-	if (state_modules[st])
-		die(state_modules[st]);
+	die(state_modules[st]);
 }
 
 /* ---- workloads ---- */
@@ -288,23 +315,25 @@ static int deny_exec_with_seccomp(void)
 }
 
 /*
- * getpid() in a child confined as @op says, which first shows that the
- * confinement holds: its execve must fail with EPERM.
+ * getpid() in a child: unconfined (getpid_child, the baseline of the two
+ * others, a process of the same shape), restricted, or under the seccomp
+ * peer.  A confined child first shows that the confinement holds: its
+ * execve must fail with EPERM.
  */
-static void confined_getpid(enum op op, enum state st)
+static void child_getpid(enum op op, enum state st)
 {
 	char *argv[] = { CHAIN, NULL };
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		int ret;
-
-		ret = op == OP_getpid_seccomp ? deny_exec_with_seccomp() :
-						nosec_restrict_exec();
-		if (ret)
-			_exit(3);
-		if (execve(CHAIN, argv, environ) == 0 || errno != EPERM)
-			_exit(4);
+		if (op != OP_getpid_child) {
+			if (op == OP_getpid_seccomp ? deny_exec_with_seccomp() :
+						      nosec_restrict_exec())
+				_exit(3);
+			if (execve(CHAIN, argv, environ) == 0 ||
+			    errno != EPERM)
+				_exit(4);
+		}
 		syscall_loop(op, st, SYS_getpid, 0);
 		fflush(stdout);
 		_exit(0);
@@ -409,6 +438,7 @@ static void release_tasks(pid_t pid)
 	/* Entries go after an RCU grace period; let the table drain. */
 	for (int i = 0; i < 500 && stat_tasks() > 0; i++)
 		usleep(20000);
+	quiesce();
 }
 
 static void fork_exec_held(enum op op, int n, bool restricted)
@@ -417,6 +447,43 @@ static void fork_exec_held(enum op op, int n, bool restricted)
 
 	fork_exec_loop(op, ST_NOSEC);
 	release_tasks(holder);
+}
+
+/*
+ * @n tasks held, tracked and untracked, in the order @tracked_first says,
+ * each followed by a baseline window.
+ */
+static void fork_exec_held_pair(int n, enum op tracked, enum op untracked,
+				bool tracked_first)
+{
+	fork_exec_held(tracked_first ? tracked : untracked, n, tracked_first);
+	fork_exec_loop(OP_fork_exec_base, ST_NOSEC);
+	fork_exec_held(tracked_first ? untracked : tracked, n, !tracked_first);
+	fork_exec_loop(OP_fork_exec_base, ST_NOSEC);
+}
+
+/*
+ * The held-task phase (nosec_exec loaded): a baseline window, then each
+ * held window followed by another baseline; tracked first in odd rounds,
+ * untracked first in even ones.  The 100,000 task windows (each makes and
+ * reaps 100,000 threads) in the first two rounds only.
+ */
+static void held_phase(void)
+{
+	enter_state(ST_NOSEC);
+	for (round_nr = 1; round_nr <= rounds; round_nr++) {
+		bool tracked_first = round_nr % 2;
+
+		fork_exec_loop(OP_fork_exec_base, ST_NOSEC);
+		fork_exec_held_pair(10000, OP_fork_exec_10k,
+				    OP_fork_exec_10k_untracked, tracked_first);
+		if (with_100k && round_nr <= 2)
+			fork_exec_held_pair(100000, OP_fork_exec_100k,
+					    OP_fork_exec_100k_untracked,
+					    tracked_first);
+		printf("# held round %d/%d done\n", round_nr, rounds);
+	}
+	leave_state(ST_NOSEC);
 }
 
 /* ---- settling ---- */
@@ -464,21 +531,14 @@ static void measure(enum state st)
 	exec_chain(OP_exec, st);
 	syscall_loop(OP_getpid, st, SYS_getpid, 0);
 	syscall_loop(OP_prctl, st, SYS_prctl, PR_GET_DUMPABLE);
+	child_getpid(OP_getpid_child, st);
 	if (st == ST_STOCK)
-		confined_getpid(OP_getpid_seccomp, st);
+		child_getpid(OP_getpid_seccomp, st);
 	if (st == ST_NOSEC) {
 		exec_chain(OP_exec_open, st);
 		exec_chain(OP_exec_nosec, st);
 		exec_chain(OP_exec_forced, st);
-		confined_getpid(OP_getpid_restricted, st);
-		fork_exec_held(OP_fork_exec_10k, 10000, true);
-		fork_exec_held(OP_fork_exec_10k_untracked, 10000, false);
-		/* Two rounds: each makes and reaps 200,000 threads. */
-		if (with_100k && round_nr <= 2) {
-			fork_exec_held(OP_fork_exec_100k, 100000, true);
-			fork_exec_held(OP_fork_exec_100k_untracked, 100000,
-				       false);
-		}
+		child_getpid(OP_getpid_restricted, st);
 	}
 	leave_state(st);
 }
@@ -617,11 +677,21 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (round_nr = 1; round_nr <= rounds; round_nr++) {
-		/* Rotate the order, so each state goes first as often. */
+		/* The six orders of the three states, in turn. */
+		static const enum state orders[6][ST_NR] = {
+			{ ST_STOCK, ST_NULL, ST_NOSEC },
+			{ ST_NULL, ST_NOSEC, ST_STOCK },
+			{ ST_NOSEC, ST_STOCK, ST_NULL },
+			{ ST_STOCK, ST_NOSEC, ST_NULL },
+			{ ST_NOSEC, ST_NULL, ST_STOCK },
+			{ ST_NULL, ST_STOCK, ST_NOSEC },
+		};
+
 		for (int k = 0; k < ST_NR; k++)
-			measure((round_nr + k) % ST_NR);
+			measure(orders[(round_nr - 1) % 6][k]);
 		printf("# round %d/%d done\n", round_nr, rounds);
 	}
+	held_phase();
 	memory();
 	printf("# bench: done, %.0f guest seconds\n", now() - t0);
 	return 0;
