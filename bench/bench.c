@@ -247,9 +247,22 @@ static void wait_child(pid_t pid, const char *what)
 	}
 }
 
+/*
+ * Every window starts quiet: what earlier windows left to the kernel (the
+ * RCU frees of their tasks, above all) runs before it, not in it.  The
+ * settle windows wait on their own.
+ */
+static void window_begin(enum op op)
+{
+	if (op != OP_settle)
+		quiesce();
+	mark(op, 'P');
+	mark(op, 'B');
+}
+
 static void fork_exit_loop(enum op op, enum state st)
 {
-	mark(op, 'B');
+	window_begin(op);
 	for (int i = 0; i < forks; i++) {
 		pid_t pid = fork();
 
@@ -258,6 +271,7 @@ static void fork_exit_loop(enum op op, enum state st)
 		wait_child(pid, "fork");
 	}
 	mark(op, 'E');
+	mark(op, 'Q');
 	label(op, st, forks);
 }
 
@@ -265,8 +279,7 @@ static void fork_exec_loop(enum op op, enum state st)
 {
 	char *argv[] = { CHAIN, NULL };
 
-	mark(op, 'P');
-	mark(op, 'B');
+	window_begin(op);
 	for (int i = 0; i < forks; i++) {
 		pid_t pid = fork();
 
@@ -283,10 +296,11 @@ static void fork_exec_loop(enum op op, enum state st)
 
 static void syscall_loop(enum op op, enum state st, long nr, long arg)
 {
-	mark(op, 'B');
+	window_begin(op);
 	for (int i = 0; i < calls; i++)
 		syscall(nr, arg);
 	mark(op, 'E');
+	mark(op, 'Q');
 	label(op, st, calls);
 }
 
@@ -354,6 +368,7 @@ static void exec_chain(enum op op, enum state st)
 
 	snprintf(count, sizeof(count), "%d", execs);
 	fflush(stdout);
+	quiesce();
 	pid = fork();
 	if (pid == 0) {
 		if (op == OP_exec_forced &&
