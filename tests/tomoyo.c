@@ -143,9 +143,9 @@ static int refused_and_not_moved(enum how how)
 	return wait_status(pid);
 }
 
-static int t_tomoyo_transition_refused(void)
+/* PASS once TOMOYO is active and the policy loaded; else SKIP, or FAIL. */
+static int tomoyo_ready(void)
 {
-	struct run p, n;
 	int e;
 
 	SKIP_IF(access(TOMOYO "profile", W_OK), "TOMOYO not active in this kernel");
@@ -153,6 +153,17 @@ static int t_tomoyo_transition_refused(void)
 		"guest booted without TOMOYO_trigger= (qemu/run adds it)");
 	e = tomoyo_load_policy();
 	CHECK(e == 0, "loading the TOMOYO policy: %d", e);
+	return PASS;
+}
+
+static int t_tomoyo_transition_refused(void)
+{
+	struct run p, n;
+	int e;
+
+	e = tomoyo_ready();
+	if (e != PASS)
+		return e;
 
 	/* Control: a plain exec moves to the program's domain. */
 	CHECK(run_prog(PLAIN, FIX_PROBE_TOMOYO, setup_user, &p) == 0, "plain: %d",
@@ -196,11 +207,9 @@ static int t_tomoyo_read_checked_in_callers_domain(void)
 	struct run p, n;
 	int e;
 
-	SKIP_IF(access(TOMOYO "profile", W_OK), "TOMOYO not active in this kernel");
-	SKIP_IF(!cmdline_has("TOMOYO_trigger=" FIX_TOMOYO_TRIGGER),
-		"guest booted without TOMOYO_trigger= (qemu/run adds it)");
-	e = tomoyo_load_policy();
-	CHECK(e == 0, "loading the TOMOYO policy: %d", e);
+	e = tomoyo_ready();
+	if (e != PASS)
+		return e;
 
 	/* Controls: the domain is entered and kept, the opens enforced. */
 	run_prog(PLAIN, FIX_PROBE_TOMOYO_NOREAD, setup_tomoyo_reader, &p);
