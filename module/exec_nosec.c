@@ -7,8 +7,9 @@
  *
  *  - security_bprm_check() and open_exec() also require read access on
  *    every file of the chain (program, script and binfmt_misc interpreters,
- *    ELF PT_INTERP), after the kernel's own checks ran and allowed it,
- *    checked as an open for reading by the caller (nosec_may_read());
+ *    ELF PT_INTERP), checked as an open for reading by the caller
+ *    (nosec_may_read()): at security_bprm_check() before the kernel's own
+ *    checks, at open_exec() after the kernel opened the file;
  *  - an LSM that keeps its label outside the creds cannot be kept from
  *    moving the task: TOMOYO picks the next domain in its bprm_check hook
  *    and stores it in the task.  When it moves the task to another domain
