@@ -595,7 +595,7 @@ static long slab_bytes(const char *cache)
 	return total;
 }
 
-/* The module's one allocation per tracked task: a 56-byte kzalloc(). */
+/* The module's one allocation per tracked task: a 64-byte kzalloc(). */
 #define ENTRY_CACHE	"kmalloc-64"
 #define MEM_TASKS	10000
 
