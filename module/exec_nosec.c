@@ -108,20 +108,17 @@ static int nosec_open_by_worker(struct file *file)
  */
 static int nosec_open_check(struct file *file, bool first)
 {
-	int ret;
-
-	if (first) {
 #ifdef NOSEC_HAVE_IN_EXECVE
+	if (first) {
 		unsigned int in_execve = current->in_execve;
+		int ret;
 
 		current->in_execve = 0;
 		ret = nosec_open_for_read(&file->f_path, current_cred());
 		current->in_execve = in_execve;
-#else
-		ret = nosec_open_for_read(&file->f_path, current_cred());
-#endif
 		return ret;
 	}
+#endif
 #ifdef NOSEC_READ_CHECK_WORKER
 	return nosec_open_by_worker(file);
 #else
@@ -213,7 +210,7 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 	t->read_checked = bprm->file;
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CHECK,
 				   (unsigned long)bprm, 0);
-	moved = nosec_task_flags(current) & NOSEC_TASK_LSM_MOVED;
+	moved = READ_ONCE(t->flags) & NOSEC_TASK_LSM_MOVED;
 	if (moved) {
 		nosec_tomoyo_move_back();
 		nosec_task_clear_flags(NOSEC_TASK_LSM_MOVED);
