@@ -11,7 +11,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 
 .PHONY: all module userspace tests clean deps check demo check-debug stress bench \
 	bench-quick bench-profile bench-build \
-	check-debug-quick check-kernels check-real fault-module \
+	check-debug-quick check-kernels check-real check-native fault-module \
 	lint install uninstall modules_install dkms-build check-install deb
 
 all: module userspace tests
@@ -74,6 +74,13 @@ check-kernels:
 	$(MAKE) userspace tests
 	qemu/check-kernels
 
+# Our series (upstream/) on Debian's linux-source-6.12, built once into
+# the cache: its kselftests and the project's suite, with no module.
+check-native:
+	qemu/deps --native
+	$(MAKE) userspace tests
+	qemu/check-native
+
 # The suite on a debug kernel (KASAN, lockdep, kmemleak...) built from
 # Debian's linux-source-6.1, cached outside the tree.
 check-debug:
@@ -90,12 +97,16 @@ check-debug-quick:
 # What the module costs, in guest instructions counted by a QEMU plugin
 # (bench/): on 6.1 and on the newest 6.12, three boots each, the stock
 # kernel, the noise module and nosec_exec taking turns in each; writes
-# bench/results/KVER.json.  bench-quick: one short boot on 6.1 that fails
+# bench/results/KVER.json; then the execs alone on the kernel with our
+# series (bench/results/native-6.12.json), the limit the module's figures
+# are set against.  bench-quick: one short boot on 6.1 that fails
 # when a ratio passes its bound (part of the test command).
 # bench-profile: where each kind of exec spends its instructions.
 bench: bench-build
+	qemu/deps --native
 	bench/run
 	bench/run --kernel $$(qemu/kver --newest-6.12)
+	bench/run --native
 
 bench-quick: bench-build
 	bench/run --quick --gate

@@ -76,15 +76,22 @@
 #define CHAIN		"/nosec/bench/chain"
 #define STATS		"/sys/kernel/debug/nosec_exec/stats"
 
-enum state { ST_STOCK, ST_NULL, ST_NOSEC, ST_NR };
-static const char *const state_names[ST_NR] = { "stock", "null", "nosec" };
+/*
+ * The states: the stock kernel, with the noise module, with nosec_exec;
+ * and a kernel with our series (upstream/), measured on its own (bench
+ * --native).
+ */
+enum state { ST_STOCK, ST_NULL, ST_NOSEC, ST_NATIVE, ST_NR };
+static const char *const state_names[ST_NR] = { "stock", "null", "nosec",
+						"native" };
 static const char *const state_modules[ST_NR] = { NULL, "nosec_null",
-						  "nosec_exec" };
-static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO };
+						  "nosec_exec", NULL };
+static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO,
+						NULL };
 
 /*
- * The windows: name, marker id (two hex digits; chain.c marks 03, 06, 07
- * and 08 itself).
+ * The windows: name, marker id (two hex digits; chain.c marks 03, 06, 07,
+ * 08 and 12 itself).
  */
 #define BENCH_OPS(X)				\
 	X(fork, "01")				\
@@ -103,7 +110,8 @@ static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO };
 	X(fork_exec_100k_untracked, "0e")	\
 	X(settle, "0f")				\
 	X(fork_exec_base, "10")			\
-	X(getpid_child, "11")
+	X(getpid_child, "11")			\
+	X(exec_nosec_raw, "12")
 
 enum op {
 #define OP_ENUM(name, id) OP_##name,
@@ -361,6 +369,7 @@ static void exec_chain(enum op op, enum state st)
 	static const char *const ways[OP_NR] = {
 		[OP_exec] = "plain", [OP_exec_open] = "open",
 		[OP_exec_nosec] = "nosec", [OP_exec_forced] = "forced",
+		[OP_exec_nosec_raw] = "raw",
 	};
 	char count[16];
 	char *argv[] = { CHAIN, (char *)ways[op], count, NULL };
@@ -576,6 +585,27 @@ static void profile_execs(void)
 	}
 }
 
+/*
+ * bench --native: on a kernel with our series, the execs alone, each way
+ * in each round, in an order that turns from round to round: plain,
+ * execveat_nosecurity() called directly, through the library, forced.
+ * What a nosecurity and a forced exec cost over a plain one there is the
+ * limit the module's figures are set against.
+ */
+static void measure_native(void)
+{
+	static const enum op ways[] = {
+		OP_exec, OP_exec_nosec_raw, OP_exec_nosec, OP_exec_forced,
+	};
+	const int n = sizeof(ways) / sizeof(ways[0]);
+
+	for (round_nr = 1; round_nr <= rounds; round_nr++) {
+		for (int k = 0; k < n; k++)
+			exec_chain(ways[(round_nr - 1 + k) % n], ST_NATIVE);
+		printf("# round %d/%d done\n", round_nr, rounds);
+	}
+}
+
 /* ---- memory ---- */
 
 /* Bytes in use in slab cache @cache, from /proc/slabinfo. */
@@ -653,7 +683,7 @@ static void write_sysctl(const char *path, const char *value)
 int main(int argc, char **argv)
 {
 	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
-	bool profile_only = false;
+	bool profile_only = false, native = false;
 	double t0 = now();
 	struct utsname u;
 
@@ -669,9 +699,11 @@ int main(int argc, char **argv)
 			with_100k = false;
 		} else if (!strcmp(argv[i], "--profile")) {
 			profile_only = true;
+		} else if (!strcmp(argv[i], "--native")) {
+			native = true;
 		} else {
 			fprintf(stderr, "usage: bench [--rounds N] [--quick] "
-				"[--no-100k] [--profile]\n");
+				"[--no-100k] [--profile] [--native]\n");
 			return 2;
 		}
 	}
@@ -689,6 +721,11 @@ int main(int argc, char **argv)
 	if (profile_only) {
 		profile_execs();
 		printf("# bench: profile done\n");
+		return 0;
+	}
+	if (native) {
+		measure_native();
+		printf("# bench: done, %.0f guest seconds\n", now() - t0);
 		return 0;
 	}
 	for (round_nr = 1; round_nr <= rounds; round_nr++) {

@@ -12,6 +12,8 @@
  *            device open the interface needs, and a plain exec
  *   nosec    execve_nosecurity(), from the library
  *   forced   execve(), run by the bench in a restricted, forced task
+ *   raw      execveat_nosecurity(), the system call of our series,
+ *            called directly (bench --native)
  *
  * The first image marks the window's start just before its exec; the
  * image with nothing left to do marks its end, so the window holds N
@@ -26,17 +28,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "icount/marker.h"
 #include "nosec.h"
+
+/* execveat_nosecurity() in our series (upstream/), on x86-64. */
+#define NR_EXECVEAT_NOSECURITY	464
 
 /* Each way's window id (bench.c's table has the same ones). */
 #define CHAIN_WAYS(X)				\
 	X(plain, "03")				\
 	X(open, "06")				\
 	X(nosec, "07")				\
-	X(forced, "08")
+	X(forced, "08")				\
+	X(raw, "12")
 
 enum way {
 #define WAY_ENUM(name, id) WAY_##name,
@@ -88,7 +95,7 @@ int main(int argc, char *argv[])
 			break;
 	n = atol(argv[2]);
 	if (w == WAY_NR || n < 0) {
-		fprintf(stderr, "usage: chain [plain|open|nosec|forced N]\n");
+		fprintf(stderr, "usage: chain [plain|open|nosec|forced|raw N]\n");
 		return 2;
 	}
 	if (!n) {
@@ -100,6 +107,9 @@ int main(int argc, char *argv[])
 		mark(w, 'B');
 	if (w == WAY_nosec) {
 		execve_nosecurity(argv[0], next, environ);
+	} else if (w == WAY_raw) {
+		syscall(NR_EXECVEAT_NOSECURITY, AT_FDCWD, argv[0], next,
+			environ, 0);
 	} else {
 		if (w == WAY_open &&
 		    open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC) < 0) {

@@ -47,12 +47,13 @@ static const char *const op_names[] = {
 	"exec_nosec", "exec_forced", "getpid_restricted", "getpid_seccomp",
 	"fork_exec_10k", "fork_exec_10k_untracked", "fork_exec_100k",
 	"fork_exec_100k_untracked", "settle", "fork_exec_base",
-	"getpid_child",
+	"getpid_child", "exec_nosec_raw",
 };
 #define OP_NR	(sizeof(op_names) / sizeof(op_names[0]))
-static const char *const state_names[] = { "stock", "null", "nosec" };
-#define ST_NR	3
-enum { ST_STOCK, ST_NULL, ST_NOSEC };
+static const char *const state_names[] = { "stock", "null", "nosec",
+					    "native" };
+#define ST_NR	4
+enum { ST_STOCK, ST_NULL, ST_NOSEC, ST_NATIVE };
 
 /* One boot's figures: per workload and state, each round's. */
 struct boot {
@@ -136,6 +137,15 @@ static const struct ratio ratios[] = {
 	{ "fork_exec_100k_tracking", "fork + exec, 100,000 tracked / untracked tasks",
 	  "fork_exec_100k", ST_NOSEC, "fork_exec_100k_untracked", ST_NOSEC,
 	  BOUND_NONE, 0, 0 },
+	/* bench --native: the series' own costs, the module's limit. */
+	{ "native_nosec_vs_plain",
+	  "native: execveat_nosecurity() / plain exec",
+	  "exec_nosec_raw", ST_NATIVE, "exec", ST_NATIVE, BOUND_NONE, 0, 0 },
+	{ "native_nosec_library_vs_plain",
+	  "native: nosecurity exec (library) / plain exec",
+	  "exec_nosec", ST_NATIVE, "exec", ST_NATIVE, BOUND_NONE, 0, 0 },
+	{ "native_forced_vs_plain", "native: forced exec / plain exec",
+	  "exec_forced", ST_NATIVE, "exec", ST_NATIVE, BOUND_NONE, 0, 0 },
 };
 #define NR_RATIOS	(sizeof(ratios) / sizeof(ratios[0]))
 
@@ -371,7 +381,7 @@ static double mem_of(const struct boot *b, const void *arg)
 static int report(bool gate, const char *json_path, const char *kernel)
 {
 	FILE *json = NULL;
-	int missed_targets = 0, failed_gates = 0, wide = 0;
+	int missed_targets = 0, failed_gates = 0, wide = 0, shown = 0;
 	struct spread mt, mu;
 	bool t = true, u = false;
 
@@ -435,14 +445,15 @@ static int report(bool gate, const char *json_path, const char *kernel)
 				"\"spread\": %.5f, \"denominator_insns\": %.0f, "
 				"\"host_time_ratio\": %.4f, \"bound\": \"%s\", "
 				"\"target_met\": %s, \"gate_passed\": %s }",
-				i ? ",\n" : "", q->name, q->what, s.median,
+				shown ? ",\n" : "", q->name, q->what, s.median,
 				s.min, s.max, s.rel, d.median, h.median, bound,
 				q->kind == BOUND_NONE ? "null" : met ? "true" : "false",
 				q->kind == BOUND_NONE && spread_ok ? "null" :
 				passed && spread_ok ? "true" : "false");
+		shown++;
 	}
-	printf("\n%-30s %14s %14s %14s\n", "instructions per operation",
-	       "stock", "null", "nosec");
+	printf("\n%-30s %14s %14s %14s %14s\n", "instructions per operation",
+	       "stock", "null", "nosec", "native");
 	for (size_t op = 0; op < OP_NR; op++) {
 		printf("%-30s", op_names[op]);
 		for (int st = 0; st < ST_NR; st++) {

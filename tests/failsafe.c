@@ -583,12 +583,20 @@ static int t_shipped_module_no_test_knobs(void)
 }
 
 const struct test_case failsafe_cases[] = {
-	{ "fail_closed_every_missed_hook", t_every_missed_hook_fails_closed, 1, 300 },
-	{ "load_every_failing_step_unwinds", t_every_load_step_unwinds, 1 },
-	{ "ibt_guard_refuses_target_without_endbr", t_ibt_guard, 1 },
-	{ "ftrace_sysctl_cannot_disable_hooks", t_ftrace_sysctl_cannot_disable, 1 },
-	{ "exec_group_decides_who_may_nosec_exec", t_exec_group_policy, 1 },
-	{ "exec_group_every_gid_and_bad_values", t_exec_group_values, 1 },
-	{ "shipped_module_has_no_test_knobs", t_shipped_module_no_test_knobs, 1 },
+	{ "fail_closed_every_missed_hook", t_every_missed_hook_fails_closed, 1, 300,
+	  .module_only = "the module's hooks, fault injection" },
+	{ "load_every_failing_step_unwinds", t_every_load_step_unwinds, 1,
+	  .module_only = "module load unwinding, fault injection" },
+	{ "ibt_guard_refuses_target_without_endbr", t_ibt_guard, 1,
+	  .module_only = "the module's indirect-branch guard, fault injection" },
+	/* Natively the write would succeed and switch function tracing off. */
+	{ "ftrace_sysctl_cannot_disable_hooks", t_ftrace_sysctl_cannot_disable, 1,
+	  .module_only = "the module's ftrace hooks (ftrace_enabled)" },
+	{ "exec_group_decides_who_may_nosec_exec", t_exec_group_policy, 1,
+	  .module_only = "the exec_group parameter" },
+	{ "exec_group_every_gid_and_bad_values", t_exec_group_values, 1,
+	  .module_only = "the exec_group parameter" },
+	{ "shipped_module_has_no_test_knobs", t_shipped_module_no_test_knobs, 1,
+	  .module_only = "the shipped .ko, /sys/module/nosec_exec" },
 	{ NULL },
 };

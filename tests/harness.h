@@ -15,6 +15,12 @@ struct test_case {
 	int (*fn)(void);
 	int as_root;	/* 0: the case runs as the unprivileged test uid */
 	int timeout;	/* seconds; 0: 120 */
+	/*
+	 * Non-NULL: the case tests the module itself (loading, its device,
+	 * its stats, its hooks...); on a kernel with the native series it
+	 * is skipped, "module only: " this reason.
+	 */
+	const char *module_only;
 };
 
 /* Each file's cases, ended by { NULL }. */

@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nosec_test - the nosec_exec test suite, run inside the QEMU guest as
- * root with the module loaded.  This is the runner: it makes the
- * fixtures as root, then runs every file's cases in order, each in its
- * own process, as the unprivileged TEST_UID unless the case says
- * otherwise, and prints TAP.
+ * root with the module loaded, or on a kernel with the native series
+ * (then the cases of the module itself are skipped).  This is the
+ * runner: it makes the fixtures as root, then runs every file's cases in
+ * order, each in its own process, as the unprivileged TEST_UID unless the
+ * case says otherwise, and prints TAP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nosec.h"
 #include "fixtures.h"
 #include "harness.h"
 #include "common.h"
@@ -85,6 +88,35 @@ static const struct test_file files[] = {
 #define NR_FILES	(sizeof(files) / sizeof(files[0]))
 
 /*
+ * Which kernel: the module, or the native series.  Decided here, once,
+ * before any case runs (lifecycle cases remove the device for a while).
+ * NOSEC_NATIVE ("1" native, "0" module), when the runner sets it, must
+ * agree: a module that failed to load must never pass for "native".
+ */
+static int decide_native(void)
+{
+	const char *env = getenv("NOSEC_NATIVE");
+
+	nosec_native = nosec_detect_native();
+	if (env && strcmp(env, "0") && strcmp(env, "1")) {
+		fprintf(stderr,
+			"nosec_test: NOSEC_NATIVE=%s: want 0 (module) or 1 (native)\n",
+			env);
+		return -1;
+	}
+	if (env && atoi(env) != nosec_native) {
+		fprintf(stderr, "nosec_test: NOSEC_NATIVE=%s, but %s\n", env,
+			nosec_native ?
+			"no /dev/nosec_exec and PR_GET_RESTRICT works: native" :
+			access("/dev/" NOSEC_EXEC_DEVICE_NAME, F_OK) == 0 ?
+			"/dev/nosec_exec is there: the module" :
+			"PR_GET_RESTRICT fails: neither (module not loaded?)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * nosec_test [--stress] [--file FILE] [NAME]: every case (with --stress,
  * the stress cases too), or those of tests/FILE.c, or those whose name
  * contains NAME.
@@ -125,6 +157,8 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "nosec_test: run as root (it makes fixtures, then drops to uid %d)\n", TEST_UID);
 		return 2;
 	}
+	if (decide_native())
+		return 2;
 	if (make_fixtures("/nosec/tests"))
 		return 2;
 	for (size_t f = 0; f < NR_FILES; f++)
@@ -132,6 +166,9 @@ int main(int argc, char *argv[])
 		     tc->name && !(files[f].stress_only && !stress); tc++)
 			n++;
 	printf("TAP version 13\n1..%zu\n", n);
+	printf("# %s\n", nosec_native ?
+	       "native series: module-only cases are skipped" :
+	       "the nosec_exec module");
 	for (size_t f = 0; f < NR_FILES; f++) {
 		if (files[f].stress_only && !stress)
 			continue;
@@ -142,6 +179,15 @@ int main(int argc, char *argv[])
 			if ((only && !strstr(tc->name, only)) ||
 			    (only_file && strcmp(files[f].name, only_file))) {
 				printf("ok %zu %s # SKIP not selected\n", i, tc->name);
+				skipped++;
+				continue;
+			}
+			if (nosec_native && tc->module_only) {
+				const char *why = tc->module_only;
+
+				printf("# skip: module only: %s\n", why);
+				printf("ok %zu %s # SKIP module only: %s\n", i,
+				       tc->name, why);
 				skipped++;
 				continue;
 			}

@@ -2,7 +2,8 @@
 /*
  * prog32 - a real 32-bit program (gcc -m32): restricts itself, checks the
  * compat prctl and that execve/execveat are denied, then runs
- * FIX_PROBE_SUID through execve_nosecurity (the ioctl's compat path).
+ * FIX_PROBE_SUID through execve_nosecurity (the ioctl's compat path;
+ * natively, the i386 execveat_nosecurity system call).
  */
 #define _GNU_SOURCE
 #include <errno.h>

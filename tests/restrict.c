@@ -166,14 +166,26 @@ static unsigned int i32_suid_argv[2];
 static struct nosec_execveat_args i32_args;
 
 
-/* The ioctl through the 32-bit entry: compat_ioctl, 32-bit argv. */
+/*
+ * The ioctl through the 32-bit entry: compat_ioctl, 32-bit argv.
+ * Natively: the i386 execveat_nosecurity, with the same arguments.
+ */
+static long compat_nosec_exec(void)
+{
+	int fd;
+
+	if (nosec_native)
+		return int80(NR32_EXECVEAT_NOSECURITY, (int)i32_args.dirfd,
+			     (long)i32_args.pathname, (long)i32_args.argv,
+			     (long)i32_args.envp, i32_args.flags);
+	fd = open("/dev/nosec_exec", O_RDWR | O_CLOEXEC);
+	return int80(NR32_IOCTL, fd, NOSEC_IOC_EXECVEAT, (long)&i32_args, 0, 0);
+}
+
 static void compat_ioctl_exec(void *arg)
 {
-	int fd = open("/dev/nosec_exec", O_RDWR | O_CLOEXEC);
-
 	(void)arg;
-	printf("exec_errno=%ld\n",
-	       -int80(NR32_IOCTL, fd, NOSEC_IOC_EXECVEAT, (long)&i32_args, 0, 0));
+	printf("exec_errno=%ld\n", -compat_nosec_exec());
 }
 
 static int t_nosec_compat_ioctl(void)
@@ -187,8 +199,7 @@ static int t_nosec_compat_ioctl(void)
 	CHECK(capture(compat_ioctl_exec, NULL, &r) == 0, "32-bit ioctl exec: %s", r.out);
 	CHECK(!strcmp(get(&r, "uids"), "1000,1000,1000,1000"), "uids %s", get(&r, "uids"));
 	i32_args.flags = 0x4;
-	CHECK(int80(NR32_IOCTL, open("/dev/nosec_exec", O_RDWR), NOSEC_IOC_EXECVEAT,
-		    (long)&i32_args, 0, 0) == -EINVAL, "unknown flag through compat");
+	CHECK(compat_nosec_exec() == -EINVAL, "unknown flag through compat");
 	return PASS;
 }
 

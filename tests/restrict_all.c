@@ -2,10 +2,12 @@
 /*
  * A tree that can run nothing new (SPEC 1.2): PR_RESTRICT_EXEC_NOSECURITY
  * on top of PR_RESTRICT_EXEC also denies the nosecurity exec, through the
- * library, the ioctl and force mode; NOSEC_EXEC_RESTRICT_ALL gives both to
- * the program a nosecurity exec starts, and nosec-run --restrict-all uses
- * it.  Every route is tried, each with the restriction's absence as its
- * control where the route could otherwise fail for another reason.
+ * library, the ioctl (natively the system calls) and force mode;
+ * NOSEC_EXEC_RESTRICT_ALL gives both to the program a nosecurity exec
+ * starts, and nosec-run --restrict-all uses it (the module only: the
+ * series has no such flag).  Every route is tried, each with the
+ * restriction's absence as its control where the route could otherwise
+ * fail for another reason.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -70,13 +72,23 @@ static int every_route_denied(const char *who)
 	CHECK(fexecve_nosecurity(fd, argv, environ) == -1 && errno == EPERM,
 	      "%s: fexecve_nosecurity: %d", who, errno);
 	e = do_exec(NOSEC_IOCTL, FIX_PROBE, argv);
-	CHECK(e == EPERM, "%s: the ioctl itself: %d", who, e);
+	CHECK(e == EPERM, "%s: the %s itself: %d", who,
+	      nosec_native ? "execveat_nosecurity syscall" : "ioctl", e);
+	/* Natively, the other system call, which libnosec does not use. */
+	CHECK(!nosec_native ||
+	      (syscall(__NR_execve_nosecurity, FIX_PROBE, argv, environ) == -1 &&
+	       errno == EPERM),
+	      "%s: the execve_nosecurity syscall: %d", who, errno);
 	CHECK(nosec_set_force(1) == -1 && errno == EPERM, "%s: force mode: %d", who, errno);
 	CHECK(execve(FIX_PROBE, argv, environ) == -1 && errno == EPERM,
 	      "%s: execve after refused force: %d", who, errno);
 	i32_argv[0] = (unsigned int)(uintptr_t)i32_path;
 	CHECK(int80(NR32_EXECVE, (long)i32_path, (long)i32_argv, 0, 0, 0) == -EPERM,
 	      "%s: int $0x80 execve", who);
+	CHECK(!nosec_native ||
+	      int80(NR32_EXECVEAT_NOSECURITY, AT_FDCWD, (long)i32_path,
+		    (long)i32_argv, 0, 0) == -EPERM,
+	      "%s: int $0x80 execveat_nosecurity", who);
 	e = posix_spawn(&pid, FIX_PROBE, NULL, NULL, argv, environ);
 	CHECK(e == EPERM, "%s: posix_spawn: %d", who, e);
 	close(fd);
@@ -190,8 +202,10 @@ const struct test_case restrict_all_cases[] = {
 	{ "restrict_all_prctl_rules", t_prctl_rules },
 	{ "restrict_all_denies_every_route", t_every_route_denied },
 	{ "restrict_all_after_force", t_forced_then_all },
-	{ "restrict_all_ioctl_flag_restricts_new_program", t_ioctl_flag },
-	{ "restrict_all_nosec_run", t_nosec_run, 1 },
+	{ "restrict_all_ioctl_flag_restricts_new_program", t_ioctl_flag,
+	  .module_only = "NOSEC_EXEC_RESTRICT_ALL" },
+	{ "restrict_all_nosec_run", t_nosec_run, 1,
+	  .module_only = "NOSEC_EXEC_RESTRICT_ALL" },
 	{ "restrict_all_nosec_run_not_with_force", t_nosec_run_usage, 1 },
 	{ NULL },
 };

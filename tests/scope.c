@@ -235,7 +235,8 @@ static int route(int (*reach)(pid_t), int denied)
 		printf("# inside -> its own child: %d, want 0\n", own);
 	else if (in != 0)
 		printf("# outside -> inside: %d, want 0\n", in);
-	else if (stat_value("scope_denied") <= before)
+	else if (!nosec_native && stat_value("scope_denied") <= before)
+		/* the module's stats; natively there are none */
 		printf("# scope_denied did not count the denial\n");
 	else
 		ret = PASS;
@@ -530,8 +531,9 @@ static int t_tiocsti(void)
 	CHECK(e == 0, "unrestricted TIOCSTI on its own terminal: %d", e);
 	e = tiocsti_errno(1);
 	CHECK(e == EPERM, "restricted TIOCSTI: %d", e);
-	CHECK(stat_value("scope_denied") == before + 1, "scope_denied %ld",
-	      stat_value("scope_denied"));
+	/* The module's stats; natively there are none. */
+	CHECK(nosec_native || stat_value("scope_denied") == before + 1,
+	      "scope_denied %ld", stat_value("scope_denied"));
 	return PASS;
 }
 
@@ -563,8 +565,9 @@ static int t_tioclinux(void)
 	CHECK(e == EPERM, "restricted TIOCL_GETSHIFTSTATE: %d", e);
 	e = tioclinux_errno(TIOCL_PASTESEL, 1);
 	CHECK(e == EPERM, "restricted TIOCL_PASTESEL: %d", e);
-	CHECK(stat_value("scope_denied") == before + 2, "scope_denied %ld",
-	      stat_value("scope_denied"));
+	/* The module's stats; natively there are none. */
+	CHECK(nosec_native || stat_value("scope_denied") == before + 2,
+	      "scope_denied %ld", stat_value("scope_denied"));
 	return PASS;
 }
 

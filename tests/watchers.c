@@ -5,6 +5,11 @@
  * ptrace and the audit log.  Each seccomp action is tried through every
  * route to a nosecurity exec: execve_nosecurity(), fexecve_nosecurity(),
  * NOSEC_IOC_EXECVEAT called directly, and force mode.
+ *
+ * On the module, a nosecurity exec is an execveat() with the armed bit
+ * (0x80000000) in its flags.  The native series gives it system calls of
+ * its own, execve_nosecurity (463) and execveat_nosecurity (464): a filter
+ * or an audit rule must name them, and the raw route is the system call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,15 +45,40 @@ static const char *const route_names[] = {
 };
 #define NR_ROUTES (sizeof(routes) / sizeof(routes[0]))
 
-/* The syscall each route makes: force mode's program calls execve. */
+static const char *route_name(enum how how)
+{
+	if (nosec_native && how == NOSEC_IOCTL)
+		return "raw execveat_nosecurity";
+	return route_names[how];
+}
+
+/*
+ * The syscall each route makes: force mode's program calls execve; the
+ * others execveat (module), or execveat_nosecurity, which libnosec uses
+ * for execve_nosecurity() too (native).
+ */
 static int route_nr(enum how how)
 {
-	return how == FORCED ? __NR_execve : __NR_execveat;
+	if (how == FORCED)
+		return __NR_execve;
+	return nosec_native ? __NR_execveat_nosecurity : __NR_execveat;
+}
+
+/*
+ * A filter or a rule names execve and execveat, and natively also the
+ * series' @nr; on the module, execveat once more (which changes nothing).
+ */
+static unsigned int native_nr(int nr)
+{
+	return nosec_native ? nr : __NR_execveat;
 }
 
 /* ---- seccomp ---- */
 
-/* A filter returning @action for execve and execveat, after NNP. */
+/*
+ * A filter returning @action for execve and execveat (natively also
+ * execve_nosecurity and execveat_nosecurity), after NNP.
+ */
 static int exec_filter(unsigned int action, unsigned int flags)
 {
 	struct sock_filter f[] = {
@@ -56,8 +86,12 @@ static int exec_filter(unsigned int action, unsigned int flags)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 1, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execveat, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 native_nr(__NR_execve_nosecurity), 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 native_nr(__NR_execveat_nosecurity), 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, action),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -85,7 +119,7 @@ static int t_seccomp_errno(void)
 		int ret = run_prog(routes[i], FIX_PROBE, setup_filter, &r);
 
 		CHECK(ret == EHOSTDOWN && !strstr(r.out, "end=1"),
-		      "%s under SECCOMP_RET_ERRNO: %d, out %s", route_names[routes[i]], ret, r.out);
+		      "%s under SECCOMP_RET_ERRNO: %d, out %s", route_name(routes[i]), ret, r.out);
 	}
 	return PASS;
 }
@@ -99,7 +133,7 @@ static int killed_by_sigsys(unsigned int action)
 		run_prog(routes[i], FIX_PROBE, setup_filter, &r);
 		CHECK(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSYS &&
 		      !strstr(r.out, "end=1"), "%s: status %#x out %s",
-		      route_names[routes[i]], r.status, r.out);
+		      route_name(routes[i]), r.status, r.out);
 	}
 	return PASS;
 }
@@ -151,7 +185,7 @@ static int t_seccomp_trap(void)
 		CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 &&
 		      getl(&r, "sigsys_nr") == route_nr(how) &&
 		      getl(&r, "sigsys_arch") == AUDIT_ARCH_X86_64,
-		      "%s: SIGSYS for %s, arch %s, status %#x", route_names[how],
+		      "%s: SIGSYS for %s, arch %s, status %#x", route_name(how),
 		      get(&r, "sigsys_nr"), get(&r, "sigsys_arch"), r.status);
 	}
 	return PASS;
@@ -215,14 +249,14 @@ static int t_seccomp_user_notif(void)
 
 		capture(notified_exec, &c, &r);
 		CHECK(getl(&r, "notif_nr") == route_nr(c.how),
-		      "%s: supervisor saw syscall %s (out %s)", route_names[c.how],
+		      "%s: supervisor saw syscall %s (out %s)", route_name(c.how),
 		      get(&r, "notif_nr"), r.out);
 		CHECK(strstr(r.out, "end=1") && getl(&r, "uids") == TEST_UID,
-		      "%s: continued exec did not run: %s", route_names[c.how], r.out);
+		      "%s: continued exec did not run: %s", route_name(c.how), r.out);
 		c.error = EHOSTUNREACH;
 		capture(notified_exec, &c, &r);
 		CHECK(getl(&r, "exec_errno") == EHOSTUNREACH && !strstr(r.out, "end=1"),
-		      "%s: supervisor's error: %s", route_names[c.how], r.out);
+		      "%s: supervisor's error: %s", route_name(c.how), r.out);
 	}
 	return PASS;
 }
@@ -235,7 +269,7 @@ static int runs_under(unsigned int action)
 	for (size_t i = 0; i < NR_ROUTES; i++)
 		CHECK(run_prog(routes[i], FIX_PROBE_SUID, setup_filter, &r) == 0 &&
 		      !strcmp(get(&r, "uids"), "1000,1000,1000,1000"),
-		      "%s: exec %d uids %s", route_names[routes[i]], r.exec_errno,
+		      "%s: exec %d uids %s", route_name(routes[i]), r.exec_errno,
 		      get(&r, "uids"));
 	return PASS;
 }
@@ -250,7 +284,10 @@ static int t_seccomp_allow(void)
 	return runs_under(SECCOMP_RET_ALLOW);
 }
 
-/* ---- ptrace: a tracer sees the ioctl become execveat ---- */
+/*
+ * ---- ptrace: a tracer sees the ioctl become execveat ----
+ * Natively: it sees execveat_nosecurity, flags 0, and no ioctl.
+ */
 
 static int t_ptrace_sees_execveat(void)
 {
@@ -290,7 +327,8 @@ static int t_ptrace_sees_execveat(void)
 		else if (info.op == PTRACE_SYSCALL_INFO_EXIT && saw_ioctl && !saw_execveat &&
 			 !ioctl_ret)
 			ioctl_ret = info.exit.rval;
-		else if (info.op == PTRACE_SYSCALL_INFO_ENTRY && info.entry.nr == __NR_execveat) {
+		else if (info.op == PTRACE_SYSCALL_INFO_ENTRY &&
+			 info.entry.nr == (unsigned int)route_nr(NOSEC)) {
 			saw_execveat = 1;
 			at_flags = info.entry.args[4];
 		}
@@ -298,6 +336,12 @@ static int t_ptrace_sees_execveat(void)
 	if (!exited)
 		kill(pid, SIGKILL);
 	CHECK(exited && WIFEXITED(st) && WEXITSTATUS(st) == 0, "traced program ran: %#x", st);
+	if (nosec_native) {
+		CHECK(!saw_ioctl && saw_execveat && at_flags == 0,
+		      "execveat_nosecurity seen %d, flags %#llx, ioctl %d",
+		      saw_execveat, at_flags, saw_ioctl);
+		return PASS;
+	}
 	CHECK(saw_ioctl && ioctl_ret == __NR_execveat,
 	      "ioctl seen %d, returned %llu", saw_ioctl, ioctl_ret);
 	CHECK(saw_execveat && (at_flags & NOSEC_EXECVEAT_ARMED),
@@ -354,9 +398,14 @@ static int audit_set(int enabled, int pid)
 	return audit_request(AUDIT_SET, &st, sizeof(st));
 }
 
-/* -a always,exit -F arch=b64 -S execve,execveat */
+/*
+ * -a always,exit -F arch=b64 -S execve,execveat
+ * (natively -S execve,execveat,execve_nosecurity,execveat_nosecurity)
+ */
 static int audit_exec_rule(int type)
 {
+	unsigned int nosec = native_nr(__NR_execve_nosecurity);
+	unsigned int nosec_at = native_nr(__NR_execveat_nosecurity);
 	struct audit_rule_data r;
 
 	memset(&r, 0, sizeof(r));
@@ -364,6 +413,8 @@ static int audit_exec_rule(int type)
 	r.action = AUDIT_ALWAYS;
 	r.mask[__NR_execve / 32] |= 1U << (__NR_execve % 32);
 	r.mask[__NR_execveat / 32] |= 1U << (__NR_execveat % 32);
+	r.mask[nosec / 32] |= 1U << (nosec % 32);
+	r.mask[nosec_at / 32] |= 1U << (nosec_at % 32);
 	r.field_count = 1;
 	r.fields[0] = AUDIT_ARCH;
 	r.values[0] = AUDIT_ARCH_X86_64;
@@ -474,11 +525,21 @@ static pid_t audited_exec(enum how how, int restricted)
 	return pid;
 }
 
+/* "syscall=N " of the nosecurity exec's SYSCALL record. */
+static const char *nosec_syscall_field(void)
+{
+	static char field[32];
+
+	snprintf(field, sizeof(field), "syscall=%d ", route_nr(NOSEC));
+	return field;
+}
+
 static int check_audited(void)
 {
 	char pidp[32], pidn[32], pidd[32], pidf[32];
 	pid_t plain, nosec, denied, forced;
 	unsigned long s_plain, s_nosec, s_denied, s_forced, s_mark;
+	const char *nosec_nr = nosec_syscall_field();
 
 	audit_log_text[0] = 0;
 	plain = audited_exec(PLAIN, 0);
@@ -495,9 +556,25 @@ static int check_audited(void)
 	CHECK(s_plain, "plain execve: no SYSCALL record:\n%s", audit_log_text);
 	CHECK(!audit_find(AUDIT_KERNEL_OTHER, (const char *[]){ pidp, NULL }),
 	      "a plain execve has no nosec_exec record");
-	s_nosec = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=322 ", "success=yes", pidn, NULL });
-	CHECK(s_nosec, "nosecurity exec: no SYSCALL record for execveat:\n%s", audit_log_text);
+	s_nosec = audit_find(AUDIT_SYSCALL,
+			     (const char *[]){ nosec_nr, "success=yes", pidn, NULL });
+	CHECK(s_nosec, "nosecurity exec: no SYSCALL record for %s:\n%s",
+	      nosec_native ? "execveat_nosecurity" : "execveat", audit_log_text);
 	CHECK(audit_find(AUDIT_EXECVE, (const char *[]){ "argc=1", NULL }), "EXECVE records");
+	if (nosec_native) {
+		/* The same SYSCALL records, without the module's own. */
+		printf("# skip part: %s\n",
+		       "module only: the series logs no marker record");
+		s_forced = audit_find(AUDIT_SYSCALL, (const char *[]){
+			"syscall=59 ", "success=yes", pidf, NULL });
+		CHECK(s_forced, "forced exec: no SYSCALL record:\n%s",
+		      audit_log_text);
+		s_denied = audit_find(AUDIT_SYSCALL, (const char *[]){
+			"syscall=59 ", "success=no", "exit=-1 ", pidd, NULL });
+		CHECK(s_denied, "denied execve: no SYSCALL record:\n%s",
+		      audit_log_text);
+		return PASS;
+	}
 	s_mark = audit_find(AUDIT_KERNEL_OTHER,
 			    (const char *[]){ "op=exec_nosecurity how=ioctl", pidn, "res=1", NULL });
 	CHECK(s_mark == s_nosec, "nosec_exec record in the same event (%lu, %lu):\n%s",
@@ -526,7 +603,8 @@ static int check_watch_only(void)
 	snprintf(pidn, sizeof(pidn), " pid=%d ", nosec);
 	CHECK(audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", pidp, NULL }),
 	      "watch: plain execve not recorded:\n%s", audit_log_text);
-	CHECK(audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=322 ", pidn, NULL }),
+	CHECK(audit_find(AUDIT_SYSCALL,
+			 (const char *[]){ nosec_syscall_field(), pidn, NULL }),
 	      "watch: nosecurity exec not recorded:\n%s", audit_log_text);
 	CHECK(audit_find(AUDIT_PATH, (const char *[]){ "name=\"" FIX_PROBE "\"", NULL }),
 	      "watch: PATH record");
@@ -641,7 +719,9 @@ const struct test_case watcher_cases[] = {
 	{ "ptrace_sees_ioctl_become_execveat", t_ptrace_sees_execveat },
 	{ "audit_records_nosec_and_denied_execs", t_audit_sees_nosec_exec, 1 },
 	{ "armed_bit_without_arming_einval", t_armed_bit_without_arming },
-	{ "failed_nosec_exec_keeps_registers", t_failed_exec_keeps_registers },
-	{ "unconsumed_arming_not_kept", t_unconsumed_arming_not_kept },
+	{ "failed_nosec_exec_keeps_registers", t_failed_exec_keeps_registers,
+	  .module_only = "the ioctl of /dev/nosec_exec" },
+	{ "unconsumed_arming_not_kept", t_unconsumed_arming_not_kept,
+	  .module_only = "the ioctl's arming of execveat" },
 	{ NULL },
 };

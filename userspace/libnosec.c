@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libnosec - execve_nosecurity() and friends, over /dev/nosec_exec and
- * prctl(2).
+ * prctl(2); or, on a kernel with our series applied (upstream/), over its
+ * execveat_nosecurity() system call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nosec.h"
@@ -25,6 +27,49 @@ static int nosec_open_device(void)
 	return fd;
 }
 
+/*
+ * execveat_nosecurity()'s number in the series, where the C library's
+ * headers do not have it yet.  Used only on a kernel that has shown it
+ * has the series (nosec_native()): a later kernel may have given the same
+ * number to another call (6.13 gave 463 to setxattrat).
+ */
+#ifndef __NR_execveat_nosecurity
+# if defined(__x86_64__) && defined(__ILP32__)
+#  define __NR_execveat_nosecurity	(0x40000000 | 464)	/* x32 */
+# elif defined(__x86_64__) || defined(__i386__)
+#  define __NR_execveat_nosecurity	464
+# endif
+#endif
+
+/*
+ * Does the running kernel implement the calls itself?  Asked once the
+ * module's device is known to be absent: the prctl options come in the
+ * same series as the system calls, so a kernel that answers
+ * PR_GET_RESTRICT without the module has them.
+ */
+static int nosec_native(void)
+{
+#ifdef __NR_execveat_nosecurity
+	return prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) == 0;
+#else
+	return 0;
+#endif
+}
+
+/* The series' system call; it has no NOSEC_EXEC_RESTRICT_ALL. */
+static int nosec_native_execveat(int dirfd, const char *pathname,
+				 char *const argv[], char *const envp[],
+				 int flags)
+{
+#ifdef __NR_execveat_nosecurity
+	return (int)syscall(__NR_execveat_nosecurity, dirfd, pathname, argv,
+			    envp, flags);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
 			char *const envp[], int flags)
 {
@@ -38,8 +83,15 @@ int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
 	int fd, saved;
 
 	fd = nosec_open_device();
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno != ENOSYS)
+			return -1;
+		if (nosec_native())
+			return nosec_native_execveat(dirfd, pathname, argv,
+						     envp, flags);
+		errno = ENOSYS;
 		return -1;
+	}
 	/* Returns only on failure; fd is close-on-exec otherwise. */
 	ioctl(fd, NOSEC_IOC_EXECVEAT, &args);
 	saved = errno;
@@ -59,12 +111,16 @@ int fexecve_nosecurity(int fd, char *const argv[], char *const envp[])
 	return execveat_nosecurity(fd, "", argv, envp, AT_EMPTY_PATH);
 }
 
-/* prctl() of an option this module adds: EINVAL means it is not loaded. */
+/*
+ * prctl() of an option the module or the series adds: EINVAL means
+ * neither is there, unless the kernel answers PR_GET_RESTRICT.
+ */
 static int nosec_prctl(int option, unsigned long arg2)
 {
 	int ret = prctl(option, arg2, 0UL, 0UL, 0UL);
 
-	if (ret < 0 && errno == EINVAL && access(NOSEC_DEVICE, F_OK) != 0)
+	if (ret < 0 && errno == EINVAL && access(NOSEC_DEVICE, F_OK) != 0 &&
+	    prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) != 0)
 		errno = ENOSYS;
 	return ret;
 }
