@@ -30,8 +30,8 @@ static int nosec_open_device(void)
 /*
  * execveat_nosecurity()'s number in the series, where the C library's
  * headers do not have it yet.  Used only on a kernel that has shown it
- * has the series (nosec_native()): a later kernel may have given the same
- * number to another call (6.13 gave 463 to setxattrat).
+ * has the series (nosec_native_execveat()): a later kernel may have
+ * given the same number to another call (6.13 gave 463 to setxattrat).
  */
 #ifndef __NR_execveat_nosecurity
 # if defined(__x86_64__) && defined(__ILP32__)
@@ -41,33 +41,29 @@ static int nosec_open_device(void)
 # endif
 #endif
 
-/*
- * Does the running kernel implement the calls itself?  Asked once the
- * module's device is known to be absent: the prctl options come in the
- * same series as the system calls, so a kernel that answers
- * PR_GET_RESTRICT without the module has them.
- */
-static int nosec_native(void)
+/* Does the kernel answer the prctl options (the module's, or the series')? */
+static int nosec_kernel_has_prctls(void)
 {
-#ifdef __NR_execveat_nosecurity
 	return prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) == 0;
-#else
-	return 0;
-#endif
 }
 
-/* The series' system call; it has no NOSEC_EXEC_RESTRICT_ALL. */
+/*
+ * With the module's device absent: the series' system call, if the
+ * kernel has it.  The prctl options come in the same series as the
+ * system calls, so a kernel that answers them without the module has
+ * the calls; it has no NOSEC_EXEC_RESTRICT_ALL.  Else -1 with ENOSYS.
+ */
 static int nosec_native_execveat(int dirfd, const char *pathname,
 				 char *const argv[], char *const envp[],
 				 int flags)
 {
 #ifdef __NR_execveat_nosecurity
-	return (int)syscall(__NR_execveat_nosecurity, dirfd, pathname, argv,
-			    envp, flags);
-#else
+	if (nosec_kernel_has_prctls())
+		return (int)syscall(__NR_execveat_nosecurity, dirfd, pathname,
+				    argv, envp, flags);
+#endif
 	errno = ENOSYS;
 	return -1;
-#endif
 }
 
 int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
@@ -86,11 +82,8 @@ int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
 	if (fd < 0) {
 		if (errno != ENOSYS)
 			return -1;
-		if (nosec_native())
-			return nosec_native_execveat(dirfd, pathname, argv,
-						     envp, flags);
-		errno = ENOSYS;
-		return -1;
+		return nosec_native_execveat(dirfd, pathname, argv, envp,
+					     flags);
 	}
 	/* Returns only on failure; fd is close-on-exec otherwise. */
 	ioctl(fd, NOSEC_IOC_EXECVEAT, &args);
@@ -120,7 +113,7 @@ static int nosec_prctl(int option, unsigned long arg2)
 	int ret = prctl(option, arg2, 0UL, 0UL, 0UL);
 
 	if (ret < 0 && errno == EINVAL && access(NOSEC_DEVICE, F_OK) != 0 &&
-	    prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) != 0)
+	    !nosec_kernel_has_prctls())
 		errno = ENOSYS;
 	return ret;
 }
