@@ -145,8 +145,8 @@ install: userspace
 		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man4
 	install -m 755 userspace/nosec-run $(DESTDIR)$(BINDIR)/
 	install -m 644 userspace/libnosec.a $(DESTDIR)$(LIBDIR)/
-	install -m 755 userspace/libnosec.so.1.0.0 $(DESTDIR)$(LIBDIR)/
-	ln -sf libnosec.so.1.0.0 $(DESTDIR)$(LIBDIR)/libnosec.so.1
+	install -m 755 userspace/libnosec.so.1.1.0 $(DESTDIR)$(LIBDIR)/
+	ln -sf libnosec.so.1.1.0 $(DESTDIR)$(LIBDIR)/libnosec.so.1
 	ln -sf libnosec.so.1 $(DESTDIR)$(LIBDIR)/libnosec.so
 	install -m 644 include/nosec.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 include/uapi/linux/nosec_exec.h $(DESTDIR)$(INCLUDEDIR)/linux/
@@ -168,7 +168,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nosec-run \
 	      $(DESTDIR)$(LIBDIR)/libnosec.a $(DESTDIR)$(LIBDIR)/libnosec.so \
 	      $(DESTDIR)$(LIBDIR)/libnosec.so.1 \
-	      $(DESTDIR)$(LIBDIR)/libnosec.so.1.0.0 \
+	      $(DESTDIR)$(LIBDIR)/libnosec.so.1.1.0 \
 	      $(DESTDIR)$(INCLUDEDIR)/nosec.h \
 	      $(DESTDIR)$(INCLUDEDIR)/linux/nosec_exec.h \
 	      $(DESTDIR)$(PKGCONFIGDIR)/libnosec.pc \

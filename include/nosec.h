@@ -19,6 +19,8 @@
 #include <linux/nosec_exec.h>
 #endif
 
+#include <sys/types.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,8 +31,19 @@ int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
 			char *const envp[], int flags);
 int fexecve_nosecurity(int fd, char *const argv[], char *const envp[]);
 
-/* prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC): 0, or -1 with errno. */
+/*
+ * prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC): 0, or -1 with errno (EBUSY
+ * while another thread, or a process sharing the memory, is not
+ * restricted already, or while the caller traces a task).
+ */
 int nosec_restrict_exec(void);
+/*
+ * The same for every thread of the process at once (PR_RESTRICT_TSYNC),
+ * or none: 0, or -1 with errno; on EBUSY, *blocker (if not NULL) is the
+ * thread ID of a task in the way (a process sharing the memory, or a
+ * tracee), else 0.
+ */
+int nosec_restrict_exec_all_threads(pid_t *blocker);
 /* PR_GET_RESTRICT: 1 restricted, 0 not, -1 with errno. */
 int nosec_exec_restricted(void);
 /* PR_SET_FORCE_EXECVE_NOSECURITY: 0, or -1 with errno (EPERM unrestricted). */

@@ -70,7 +70,7 @@ static void nosec_exec_starts(struct nosec_task *t, unsigned int flags)
 void nosec_ban_syscall_pre(struct pt_regs *regs)
 {
 	struct nosec_task *t = nosec_task_current();
-	unsigned int flags = t ? READ_ONCE(t->flags) : 0;
+	unsigned int flags = t ? nosec_entry_flags(t) : 0;
 
 	if (!flags)
 		return;
@@ -92,7 +92,7 @@ void nosec_ban_syscall_pre(struct pt_regs *regs)
 void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
 {
 	struct nosec_task *t = nosec_task_current();
-	unsigned int flags = t ? READ_ONCE(t->flags) : 0;
+	unsigned int flags = t ? nosec_entry_flags(t) : 0;
 
 	if (!flags)
 		return;

@@ -39,6 +39,9 @@
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
+#include <linux/completion.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "compat.h"
@@ -62,13 +65,43 @@ static int nosec_open_for_read(const struct path *path,
  * the LSMs that judge by creds (AppArmor, SELinux, Smack, Landlock)
  * decide.  TOMOYO, which judges by task, sees the worker, and so does a
  * fanotify permission listener.
+ *
+ * The caller's wait is killable: an open that never completes (a FUSE
+ * server that does not answer) holds the worker, not the caller.  So the
+ * request holds what the worker needs (the path, the creds) and lives
+ * until both are done with it, and the worker holds a module reference
+ * until it has finished (rmmod then fails with EWOULDBLOCK rather than
+ * waiting); the workqueue is the module's own, which unload drains, so
+ * the worker's last instructions after that reference are covered too.
+ */
+static struct workqueue_struct *nosec_read_check_wq;
+
+/**
+ * struct nosec_read_check - one open for reading, made by a worker
+ * @work: the worker's item on nosec_read_check_wq
+ * @done: completed when the open has been made
+ * @users: the caller and the worker; the last one frees the request
+ * @path: the file's path, a reference of its own
+ * @cred: the caller's creds, a reference of their own
+ * @ret: the open's result, once @done
  */
 struct nosec_read_check {
 	struct work_struct work;
-	const struct path *path;
+	struct completion done;
+	refcount_t users;
+	struct path path;
 	const struct cred *cred;
 	int ret;
 };
+
+static void nosec_read_check_put(struct nosec_read_check *c)
+{
+	if (!refcount_dec_and_test(&c->users))
+		return;
+	path_put(&c->path);
+	put_cred(c->cred);
+	kfree(c);
+}
 
 static void nosec_read_check_work(struct work_struct *work)
 {
@@ -76,22 +109,75 @@ static void nosec_read_check_work(struct work_struct *work)
 						  work);
 	const struct cred *old = override_creds(c->cred);
 
-	c->ret = nosec_open_for_read(c->path, c->cred);
+	c->ret = nosec_open_for_read(&c->path, c->cred);
 	revert_creds(old);
+	complete(&c->done);
+	nosec_read_check_put(c);
+	module_put(THIS_MODULE);
 }
 
 static int nosec_open_by_worker(struct file *file)
 {
-	struct nosec_read_check c = {
-		.path = &file->f_path,
-		.cred = current_cred(),
-	};
+	struct nosec_read_check *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	int ret;
 
-	INIT_WORK_ONSTACK(&c.work, nosec_read_check_work);
-	queue_work(system_unbound_wq, &c.work);
-	flush_work(&c.work);
-	destroy_work_on_stack(&c.work);
-	return c.ret;
+	if (!c)
+		return -ENOMEM;
+	INIT_WORK(&c->work, nosec_read_check_work);
+	init_completion(&c->done);
+	refcount_set(&c->users, 2);
+	c->path = file->f_path;
+	path_get(&c->path);
+	c->cred = get_current_cred();
+	/* The caller holds one already (a restricted task, or an armed exec). */
+	__module_get(THIS_MODULE);
+	atomic_long_inc(&nosec_stats.worker_read_checks);
+	queue_work(nosec_read_check_wq, &c->work);
+	ret = wait_for_completion_killable(&c->done);
+	if (!ret)
+		ret = c->ret;
+	nosec_read_check_put(c);
+	return ret;
+}
+
+/**
+ * nosec_read_checks_start() - create the read-check workers' queue
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nosec_read_checks_start(void)
+{
+	nosec_read_check_wq = alloc_workqueue("nosec_read_check", WQ_UNBOUND,
+					      0);
+	return nosec_read_check_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * nosec_read_checks_stop() - wait for every read check, free the queue
+ *
+ * At unload (no request can be pending: each holds a module reference)
+ * or when a load fails after nosec_read_checks_start().
+ */
+void nosec_read_checks_stop(void)
+{
+	destroy_workqueue(nosec_read_check_wq);
+}
+#else
+/**
+ * nosec_read_checks_start() - nothing to do: no read-check workers here
+ *
+ * Return: 0.
+ */
+int nosec_read_checks_start(void)
+{
+	return 0;
+}
+
+/**
+ * nosec_read_checks_stop() - nothing to do: no read-check workers here
+ */
+void nosec_read_checks_stop(void)
+{
 }
 #endif
 
@@ -210,7 +296,7 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 	t->read_checked = bprm->file;
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CHECK,
 				   (unsigned long)bprm, 0);
-	moved = READ_ONCE(t->flags) & NOSEC_TASK_LSM_MOVED;
+	moved = nosec_entry_flags(t) & NOSEC_TASK_LSM_MOVED;
 	if (moved) {
 		nosec_tomoyo_move_back();
 		nosec_task_clear_flags(NOSEC_TASK_LSM_MOVED);
@@ -401,7 +487,7 @@ void nosec_committing_creds_pre(struct pt_regs *regs)
 
 	rcu_read_lock();
 	t = nosec_task_find(current);
-	flags = t ? READ_ONCE(t->flags) : 0;
+	flags = t ? nosec_entry_flags(t) : 0;
 	if (!flags)
 		goto out_unlock;
 	nosec_read_checks_forget(t);

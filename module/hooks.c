@@ -101,6 +101,15 @@ struct nosec_hook {
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
 		  .kind = _kind, .what = _what, .optional = true }
 
+/*
+ * Required where @_built_in (the feature it serves is in the kernel's
+ * configuration), else optional: without TOMOYO's hook, a kernel with
+ * TOMOYO would move a nosecurity exec to another domain.
+ */
+#define NOSEC_HOOK_IF_BUILT(_id, _built_in, _symbol, _handler, _kind, _what) \
+	[_id] = { .symbol = _symbol, .handler = _handler,		\
+		  .kind = _kind, .what = _what, .optional = !(_built_in) }
+
 /* A direct ftrace call to a trampoline of the module's own. */
 #define NOSEC_DIRECT_HOOK(_id, _symbol, _direct, _what)		\
 	[_id] = { .symbol = _symbol, .direct = _direct,		\
@@ -148,7 +157,8 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 		   "security_bprm_committing_creds",
 		   nosec_committing_creds_pre, "observe",
 		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
+	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
+			    IS_ENABLED(CONFIG_SECURITY_TOMOYO),
 			    "tomoyo_assign_domain",
 			    nosec_tomoyo_assign_domain_pre, "observe",
 			    "nosecurity: fail an exec that TOMOYO moves to another domain"),
@@ -160,7 +170,10 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 		   "copy a restricted parent's flags to the child, or fail the fork"),
 	NOSEC_HOOK(NOSEC_HOOK_CGROUP_CAN_FORK, "cgroup_can_fork",
 		   nosec_fork_check_pre, "redirect",
-		   "backstop: fail a fork whose child lacks the parent's flags"),
+		   "the child carries the parent's flags now, or no fork"),
+	NOSEC_HOOK(NOSEC_HOOK_CGROUP_POST_FORK, "cgroup_post_fork",
+		   nosec_fork_done_pre, "redirect",
+		   "a parent restricted during its fork: the child too, before it runs"),
 	NOSEC_HOOK(NOSEC_HOOK_PTRACE_ACCESS_CHECK,
 		   "security_ptrace_access_check",
 		   nosec_ptrace_access_pre, "redirect",
@@ -168,13 +181,29 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_PTRACE_TRACEME, "security_ptrace_traceme",
 		   nosec_ptrace_traceme_pre, "redirect",
 		   "scope: PTRACE_TRACEME only to a parent restricted no more"),
+	NOSEC_HOOK(NOSEC_HOOK_ARCH_PTRACE, "arch_ptrace",
+		   nosec_ptrace_request_pre, "redirect",
+		   "scope: no ptrace request but DETACH on a tracee out of scope"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_COMPAT_ARCH_PTRACE, "compat_arch_ptrace",
+			    nosec_compat_ptrace_request_pre, "redirect",
+			    "scope: the same for a 32-bit tracer"),
 	NOSEC_HOOK(NOSEC_HOOK_FILE_IOCTL, "security_file_ioctl",
 		   nosec_file_ioctl_pre, "redirect",
-		   "scope: no TIOCSTI or TIOCLINUX from a restricted task"),
+		   "scope: no TIOCSTI from a restricted task"),
 	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_FILE_IOCTL_COMPAT,
 			    "security_file_ioctl_compat",
 			    nosec_file_ioctl_pre, "redirect",
-			    "scope: no TIOCSTI or TIOCLINUX from a restricted task (compat)"),
+			    "scope: no TIOCSTI from a restricted task (compat)"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_SET_SELECTION, "set_selection_user",
+			    nosec_selection_pre, "redirect",
+			    "scope: no TIOCL_SETSEL (select, mouse report) when restricted"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_PASTE_SELECTION, "paste_selection",
+			    nosec_selection_pre, "redirect",
+			    "scope: no TIOCL_PASTESEL from a restricted task"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_SESSION_TO_PARENT,
+			    "keyctl_session_to_parent",
+			    nosec_session_to_parent_pre, "redirect",
+			    "scope: no session keyring to a parent restricted less"),
 	NOSEC_HOOK(NOSEC_HOOK_PRLIMIT, "do_prlimit",
 		   nosec_prlimit_pre, "redirect",
 		   "scope: no new resource limits on a task restricted less"),
@@ -369,7 +398,8 @@ int nosec_hooks_prepare(void)
 			continue;
 		}
 		if (ret) {
-			pr_err("cannot probe %s: %d\n", h->symbol, ret);
+			pr_err("cannot probe %s: %d; it is needed for: %s\n",
+			       h->symbol, ret, h->what);
 			goto out_forget;
 		}
 		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);

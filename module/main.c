@@ -3,9 +3,10 @@
  * nosec_exec - module load and unload.
  *
  * Load is all or nothing, and nothing that can fail comes after anything
- * a task can reach is live: the hooked functions are found first; then the
- * device is registered, but refuses every open; then the stats; then the
- * hooks go live, with nothing to do while no task carries state.  Only
+ * a task can reach is live: the read-check workqueue is made (6.1) and the
+ * hooked functions are found first; then the device is registered, but
+ * refuses every open; then the stats; then the hooks go live, with
+ * nothing to do while no task carries state.  Only
  * when all of that succeeded is the module marked live, which lets the
  * prctl options and the device's open through.  A failure unwinds in
  * reverse and waits for any task still running module code (an open
@@ -43,9 +44,14 @@ static int __init nosec_init(void)
 {
 	int ret;
 
+	ret = nosec_read_checks_start();
+	if (ret) {
+		pr_err("cannot create the read-check workqueue: %d\n", ret);
+		return ret;
+	}
 	ret = nosec_hooks_prepare();
 	if (ret)
-		return ret;
+		goto out_stop_read_checks;
 	ret = nosec_fault_step("device") ?: nosec_device_register();
 	if (ret) {
 		pr_err("cannot register /dev/%s: %d\n", "nosec_exec", ret);
@@ -65,9 +71,12 @@ out_unregister_device:
 	nosec_device_unregister();
 	/* A refused open or prctl may still be on its way out. */
 	synchronize_rcu_tasks();
-	return ret;
+	/* nosec_hooks_enable() has forgotten the hooks itself. */
+	goto out_stop_read_checks;
 out_forget_hooks:
 	nosec_hooks_forget();
+out_stop_read_checks:
+	nosec_read_checks_stop();
 	return ret;
 }
 
@@ -80,6 +89,8 @@ static void __exit nosec_exit(void)
 	nosec_task_drop_all();
 	/* Replacement functions run outside the probes: let them finish. */
 	synchronize_rcu_tasks();
+	/* Read-check workers past their module reference, too. */
+	nosec_read_checks_stop();
 	rcu_barrier();
 	pr_info("unloaded\n");
 }
@@ -87,7 +98,7 @@ static void __exit nosec_exit(void)
 module_init(nosec_init);
 module_exit(nosec_exit);
 
-MODULE_DESCRIPTION("execve_nosecurity and PR_RESTRICT_ME for Linux 6.1");
+MODULE_DESCRIPTION("execve_nosecurity and PR_RESTRICT_ME for Linux 6.1 and 6.12");
 MODULE_AUTHOR("nosec_exec developers");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(NOSEC_VERSION);

@@ -44,8 +44,9 @@ struct nosec_exec_arming;
  * @node: link in the task hashtable, keyed by @task
  * @rcu: deferred free, so that lockless readers never see freed memory
  * @task: the task; not a counted reference, the entry dies with the task
- * @flags: NOSEC_TASK_* bits; written only by @task itself (or by its parent
- *	before @task first runs), read locklessly
+ * @flags: NOSEC_TASK_* bits, changed only by atomic operations: by @task
+ *	itself, by its parent before @task first runs, and by a thread of
+ *	its group restricting the whole group (restrict.c); read locklessly
  * @saved_dumpable: the caller's dumpability, kept over a nosecurity exec
  * @arming: the execveat NOSEC_IOC_EXECVEAT armed (exec_arm.c), while
  *	%NOSEC_TASK_EXEC_ARMED is set; owned by @task.  One kmalloc'ed
@@ -60,7 +61,7 @@ struct nosec_task {
 	struct hlist_node node;
 	struct rcu_head rcu;
 	struct task_struct *task;
-	unsigned int flags;
+	atomic_t flags;
 	int saved_dumpable;
 	struct nosec_exec_arming *arming;
 	const struct file *read_checked;
@@ -71,6 +72,7 @@ unsigned int nosec_task_flags(struct task_struct *task);
 struct nosec_task *nosec_task_find(struct task_struct *task);
 struct nosec_task *nosec_task_current(void);
 int nosec_task_set_flags(unsigned int set);
+int nosec_task_add_flags(struct task_struct *task, unsigned int set);
 void nosec_task_clear_flags(unsigned int clear);
 struct nosec_task *nosec_task_prepare(struct task_struct *task,
 				      unsigned int flags);
@@ -78,6 +80,16 @@ void nosec_task_publish(struct nosec_task *t);
 void nosec_task_discard(struct nosec_task *t);
 void nosec_task_drop(struct task_struct *task);
 void nosec_task_drop_all(void);
+void nosec_task_table_lock(void);
+void nosec_task_table_unlock(void);
+bool nosec_task_add_flags_locked(struct task_struct *task, unsigned int set,
+				 struct nosec_task **spare);
+
+/* The flags of an entry. */
+static inline unsigned int nosec_entry_flags(const struct nosec_task *t)
+{
+	return (unsigned int)atomic_read(&t->flags);
+}
 
 extern atomic_long_t nosec_tasks_nr;
 
@@ -114,6 +126,23 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 	return flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC);
 }
 
+/**
+ * nosec_may_reach() - is a task inside another's restriction?
+ * @from: NOSEC_TASK_* flags of the task that reaches
+ * @to: NOSEC_TASK_* flags of the task it reaches
+ *
+ * Return: true when @to carries every restriction @from does (force mode
+ * is no restriction): then nothing @from does through @to escapes it.
+ */
+static inline bool nosec_may_reach(unsigned int from, unsigned int to)
+{
+	from &= NOSEC_TASK_RESTRICTED;
+	return (to & from) == from;
+}
+
+/* restrict.c: PR_RESTRICT_ME, for the caller or its whole thread group */
+int nosec_restrict(unsigned int set, bool thread_group, pid_t *blocker);
+
 /* exec_arm.c: NOSEC_IOC_EXECVEAT becomes a real execveat() syscall */
 long nosec_exec_arm(const struct nosec_execveat_args *args);
 void nosec_exec_disarm(void);
@@ -121,6 +150,8 @@ long nosec_exec_refused(void);
 
 /* exec_nosec.c: the exec without a security transition */
 void nosec_read_checks_forget(struct nosec_task *t);
+int nosec_read_checks_start(void);
+void nosec_read_checks_stop(void);
 
 /* audit.c: records for the audit log */
 void nosec_audit_exec(const char *op, const char *how, int res, gfp_t gfp);
@@ -142,10 +173,16 @@ enum nosec_hook_id {
 	NOSEC_HOOK_TASK_FREE,
 	NOSEC_HOOK_TASK_ALLOC,
 	NOSEC_HOOK_CGROUP_CAN_FORK,
+	NOSEC_HOOK_CGROUP_POST_FORK,
 	NOSEC_HOOK_PTRACE_ACCESS_CHECK,
 	NOSEC_HOOK_PTRACE_TRACEME,
+	NOSEC_HOOK_ARCH_PTRACE,
+	NOSEC_HOOK_COMPAT_ARCH_PTRACE,
 	NOSEC_HOOK_FILE_IOCTL,
 	NOSEC_HOOK_FILE_IOCTL_COMPAT,
+	NOSEC_HOOK_SET_SELECTION,
+	NOSEC_HOOK_PASTE_SELECTION,
+	NOSEC_HOOK_SESSION_TO_PARENT,
 	NOSEC_HOOK_PRLIMIT,
 	NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
 	NOSEC_HOOK_TASK_PRCTL,
@@ -187,10 +224,15 @@ void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs);
 void nosec_task_alloc_pre(struct pt_regs *regs);
 void nosec_task_free_pre(struct pt_regs *regs);
 void nosec_fork_check_pre(struct pt_regs *regs);
+void nosec_fork_done_pre(struct pt_regs *regs);
 void nosec_ptrace_access_pre(struct pt_regs *regs);
 void nosec_ptrace_traceme_pre(struct pt_regs *regs);
+void nosec_ptrace_request_pre(struct pt_regs *regs);
+void nosec_compat_ptrace_request_pre(struct pt_regs *regs);
 void nosec_file_ioctl_pre(struct pt_regs *regs);
+void nosec_selection_pre(struct pt_regs *regs);
 void nosec_prlimit_pre(struct pt_regs *regs);
+void nosec_session_to_parent_pre(struct pt_regs *regs);
 
 /*
  * fault_inject.c: the knobs of the test build, nosec_exec_fault_inject.ko
@@ -256,6 +298,7 @@ struct nosec_stats {
 	atomic_long_t fork_enomem;
 	atomic_long_t fork_refused;
 	atomic_long_t scope_denied;
+	atomic_long_t worker_read_checks;
 };
 
 extern struct nosec_stats nosec_stats;

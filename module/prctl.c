@@ -16,12 +16,15 @@
 #include "compat.h"
 #include "nosec.h"
 
-static int nosec_prctl_restrict_me(unsigned long mask, unsigned long arg3,
-				   unsigned long arg4, unsigned long arg5)
+static int nosec_prctl_restrict_me(unsigned long mask, unsigned long how,
+				   unsigned long blocker_addr,
+				   unsigned long arg5)
 {
 	unsigned int set = NOSEC_TASK_RESTRICT_EXEC;
+	pid_t blocker = 0;
+	int ret;
 
-	if (arg3 || arg4 || arg5)
+	if ((how & ~PR_RESTRICT_TSYNC) || arg5)
 		return -EINVAL;
 	if (!mask)
 		return 0;
@@ -33,7 +36,11 @@ static int nosec_prctl_restrict_me(unsigned long mask, unsigned long arg3,
 		return -EINVAL;
 	if (mask & PR_RESTRICT_EXEC_NOSECURITY)
 		set |= NOSEC_TASK_RESTRICT_NOSEC;
-	return nosec_task_set_flags(set);
+	ret = nosec_restrict(set, how & PR_RESTRICT_TSYNC, &blocker);
+	if (ret == -EBUSY && blocker_addr &&
+	    put_user(blocker, (int __user *)blocker_addr))
+		return -EFAULT;
+	return ret;
 }
 
 /* Store an unsigned long of the caller's ABI (32 bits for compat tasks). */

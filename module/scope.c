@@ -26,37 +26,44 @@
  * memory from another's is a question for those rules, not for an exec
  * restriction (docs/security.md).
  *
+ * A tracee attached before the tracer was restricted (another thread's
+ * attach racing PR_RESTRICT_TSYNC, or NOSEC_EXEC_RESTRICT_ALL's exec) is
+ * as much out of scope as one attached after: every ptrace request on it
+ * but PTRACE_DETACH fails with EPERM, so the tracer can let it go and do
+ * nothing else to it.
+ *
  * TIOCSTI pushes bytes into a terminal's input queue, which the shell that
  * started the restricted tree reads next: a restricted task could type a
  * command into its unrestricted parent.  It fails with EPERM for a
  * restricted task, as kernels built without LEGACY_TIOCSTI refuse it to
- * everyone.  TIOCLINUX on a virtual console is the same door (select text
- * on the screen, paste it as input: TIOCL_SETSEL, TIOCL_PASTESEL), which
- * 6.1 opens to the console's owner; a restricted task gets EPERM for
- * every TIOCLINUX subcommand, as a sandbox has no use for the others.
+ * everyone.  TIOCLINUX on a virtual console opens the same door through
+ * two of its subcommands, which 6.1 allows the console's owner:
+ * TIOCL_SETSEL selects text for a later paste, or, in mode
+ * TIOCL_SELMOUSEREPORT, writes a mouse report into the console's input
+ * (6.12 still allows that mode without CAP_SYS_ADMIN); TIOCL_PASTESEL
+ * pastes the selection as input.  The functions that do it,
+ * set_selection_user() and paste_selection(), fail with EPERM for a
+ * restricted task; the other subcommands (queries, blanking, scrolling)
+ * put no input anywhere and work as for anyone.  Checking the functions,
+ * not the subcommand byte in user memory, leaves no window in which
+ * another task could change the byte after the check.
  *
  * prlimit64() sets the resource limits of another task of the same uid,
  * and limits survive exec: a restricted task could shrink RLIMIT_FSIZE or
  * RLIMIT_NOFILE of its parent shell, and the next set-UID program that
  * shell runs would start crippled at a point of its choosing.  New limits
  * for a task out of scope fail with EPERM; reading them is allowed.
+ * KEYCTL_SESSION_TO_PARENT replaces the parent's session keyring, which
+ * the parent's next programs run with: from a restricted task to a parent
+ * out of scope, it fails with EPERM.
  */
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
 #include <linux/tty.h>
 
 #include "nosec.h"
-
-/*
- * May a task with flags @from reach one with flags @to?  Only if @to
- * carries every restriction @from does.
- */
-static bool nosec_may_reach(unsigned int from, unsigned int to)
-{
-	/* Restrictions scope a task; force mode does not. */
-	from &= NOSEC_TASK_RESTRICTED;
-	return (to & from) == from;
-}
 
 static void nosec_scope_deny(struct pt_regs *regs, void *replacement)
 {
@@ -82,8 +89,26 @@ static int nosec_prlimit_denied(struct task_struct *tsk,
 	return -EPERM;
 }
 
+static long nosec_ptrace_request_denied(struct task_struct *child,
+					long request, unsigned long addr,
+					unsigned long data)
+{
+	return -EPERM;
+}
+
 static int nosec_file_ioctl_denied(struct file *file, unsigned int cmd,
 				   unsigned long arg)
+{
+	return -EPERM;
+}
+
+/* set_selection_user() and paste_selection() both return int. */
+static int nosec_selection_denied(void)
+{
+	return -EPERM;
+}
+
+static long nosec_session_to_parent_denied(void)
 {
 	return -EPERM;
 }
@@ -117,6 +142,37 @@ void nosec_ptrace_traceme_pre(struct pt_regs *regs)
 		nosec_scope_deny(regs, nosec_ptrace_traceme_denied);
 }
 
+static void nosec_ptrace_request_check(struct pt_regs *regs, long request)
+{
+	struct task_struct *child = (struct task_struct *)regs->di;
+
+	if (request == PTRACE_DETACH)
+		return;
+	if (!nosec_may_reach(nosec_task_flags(current), nosec_task_flags(child)))
+		nosec_scope_deny(regs, nosec_ptrace_request_denied);
+}
+
+/**
+ * nosec_ptrace_request_pre() - no ptrace request on a tracee out of scope
+ * @regs: registers at the entry of arch_ptrace() (the tracee, the request
+ *	as a long), which ptrace(2) calls for every request on an attached
+ *	tracee
+ */
+void nosec_ptrace_request_pre(struct pt_regs *regs)
+{
+	nosec_ptrace_request_check(regs, (long)regs->si);
+}
+
+/**
+ * nosec_compat_ptrace_request_pre() - the same for a 32-bit tracer
+ * @regs: registers at the entry of compat_arch_ptrace() (the tracee, the
+ *	request as a 32-bit compat_long_t)
+ */
+void nosec_compat_ptrace_request_pre(struct pt_regs *regs)
+{
+	nosec_ptrace_request_check(regs, (s32)regs->si);
+}
+
 /**
  * nosec_prlimit_pre() - no new resource limits for a task out of scope
  * @regs: registers at the entry of do_prlimit() (the task, the resource,
@@ -136,16 +192,45 @@ void nosec_prlimit_pre(struct pt_regs *regs)
 }
 
 /**
- * nosec_file_ioctl_pre() - no TIOCSTI or TIOCLINUX from a restricted task
+ * nosec_file_ioctl_pre() - no TIOCSTI from a restricted task
  * @regs: registers at the entry of security_file_ioctl() or
  *	security_file_ioctl_compat() (second argument: the command)
  */
 void nosec_file_ioctl_pre(struct pt_regs *regs)
 {
-	unsigned int cmd = (unsigned int)regs->si;
-
-	if (cmd != TIOCSTI && cmd != TIOCLINUX)
+	if ((unsigned int)regs->si != TIOCSTI)
 		return;
 	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
 		nosec_scope_deny(regs, nosec_file_ioctl_denied);
+}
+
+/**
+ * nosec_selection_pre() - no console selection or paste from a restricted task
+ * @regs: registers at the entry of set_selection_user() (TIOCL_SETSEL) or
+ *	paste_selection() (TIOCL_PASTESEL)
+ */
+void nosec_selection_pre(struct pt_regs *regs)
+{
+	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
+		nosec_scope_deny(regs, nosec_selection_denied);
+}
+
+/**
+ * nosec_session_to_parent_pre() - no session keyring to a parent out of scope
+ * @regs: registers at the entry of keyctl_session_to_parent()
+ *	(KEYCTL_SESSION_TO_PARENT; no arguments: the parent is current's)
+ */
+void nosec_session_to_parent_pre(struct pt_regs *regs)
+{
+	unsigned int from = nosec_task_flags(current);
+	bool reach;
+
+	if (!(from & NOSEC_TASK_RESTRICTED))
+		return;
+	rcu_read_lock();
+	reach = nosec_may_reach(from,
+				nosec_task_flags(rcu_dereference(current->real_parent)));
+	rcu_read_unlock();
+	if (!reach)
+		nosec_scope_deny(regs, nosec_session_to_parent_denied);
 }

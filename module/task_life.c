@@ -9,8 +9,15 @@
  * succeeds is the entry published.  A restricted parent therefore gets a
  * restricted child or no child.  A failed fork after that point frees the
  * task through security_task_free(), which drops the entry.
+ *
+ * A parent's flags can change during its fork: another thread of its
+ * group may restrict them all (restrict.c).  So the child is given its
+ * parent's flags again at cgroup_can_fork(), where the fork can still
+ * fail, and at cgroup_post_fork(), after copy_process() has linked the
+ * child into its group and before the child first runs.
  */
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 
 #include "nosec.h"
@@ -63,19 +70,42 @@ static int nosec_fork_refused(struct task_struct *child,
 	return -ENOMEM;
 }
 
+/* Give @child the flags current passes on; 0 or -ENOMEM. */
+static int nosec_child_inherit(struct task_struct *child)
+{
+	unsigned int inherit = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
+
+	if (nosec_fault_fork_enomem())
+		return -ENOMEM;
+	return nosec_task_add_flags(child, inherit);
+}
+
+/* cgroup_can_fork() for a child that lacks some of its parent's flags. */
+static int nosec_fork_inherit(struct task_struct *child,
+			      struct kernel_clone_args *kargs)
+{
+	if (nosec_child_inherit(child)) {
+		atomic_long_inc(&nosec_stats.fork_enomem);
+		return -ENOMEM;
+	}
+	return (int)nosec_hook_call(NOSEC_HOOK_CGROUP_CAN_FORK,
+				    (unsigned long)child, (unsigned long)kargs);
+}
+
 /**
- * nosec_fork_check_pre() - the backstop of inheritance
+ * nosec_fork_check_pre() - the child carries its parent's flags, or no fork
  * @regs: registers at the entry of cgroup_can_fork() (first argument: the
  *	new task), which copy_process() calls after security_task_alloc()
  *	and which may still fail the fork
  *
  * The new task must carry exactly the flags its parent passes on.  If it
- * carries others, they are stale (a free and an allocation at the same
- * address both missed): dropped when the parent passes none, otherwise
- * the fork fails with ENOMEM, as when the child's state cannot be
- * allocated; the failed fork frees the task and whatever it carried.  A
- * restricted parent never gets an unrestricted child, even when the
- * inheritance hook misses.
+ * lacks some (the parent's group was restricted during the fork, or the
+ * inheritance hook missed), they are added, or the fork fails with ENOMEM.
+ * If it carries others, they are stale (a free and an allocation at the
+ * same address both missed): dropped when the parent passes none,
+ * otherwise the fork fails with ENOMEM; the failed fork frees the task and
+ * whatever it carried.  A restricted parent never gets an unrestricted
+ * child.
  */
 void nosec_fork_check_pre(struct pt_regs *regs)
 {
@@ -89,7 +119,40 @@ void nosec_fork_check_pre(struct pt_regs *regs)
 		nosec_task_drop(child);
 		return;
 	}
-	nosec_hook_redirect(regs, nosec_fork_refused);
+	nosec_hook_redirect(regs, have & ~want ? nosec_fork_refused :
+						 nosec_fork_inherit);
+}
+
+/* cgroup_post_fork() for a child that lacks some of its parent's flags. */
+static void nosec_fork_done_inherit(struct task_struct *child,
+				    struct kernel_clone_args *kargs)
+{
+	nosec_hook_call(NOSEC_HOOK_CGROUP_POST_FORK, (unsigned long)child,
+			(unsigned long)kargs);
+	/* Too late to fail the fork: the child must never run. */
+	if (nosec_child_inherit(child)) {
+		atomic_long_inc(&nosec_stats.fork_enomem);
+		send_sig(SIGKILL, child, 1);
+	}
+}
+
+/**
+ * nosec_fork_done_pre() - the child carries its parent's flags as it is born
+ * @regs: registers at the entry of cgroup_post_fork() (first argument: the
+ *	new task, linked into its group, not yet run)
+ *
+ * For a parent whose group was restricted between cgroup_can_fork() and
+ * the child's link (restrict.c): the child gets the flags; if its entry
+ * cannot be allocated, SIGKILL (for a thread, its whole group): the child
+ * never runs.
+ */
+void nosec_fork_done_pre(struct pt_regs *regs)
+{
+	struct task_struct *child = (struct task_struct *)regs->di;
+	unsigned int want = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
+
+	if (want & ~nosec_task_flags(child))
+		nosec_hook_redirect(regs, nosec_fork_done_inherit);
 }
 
 /**

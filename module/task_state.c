@@ -4,9 +4,13 @@
  * task_struct address, read under RCU, written under one spinlock.
  *
  * Only tasks that carry a flag have an entry.  An entry is created by the
- * task itself (prctl, ioctl) or by its parent in copy_process() before the
- * child first runs, and removed when the task is freed.  Its flags are
- * written only by the task it describes, so they need no lock.
+ * task itself (prctl, ioctl), by its parent in copy_process() before the
+ * child first runs, or by a thread that restricts its whole thread group
+ * (restrict.c), and removed when the task is freed, or by the task itself
+ * when its last flag goes.  Flags change by atomic operations; an entry is
+ * created for another task, and removed when empty, under the lock, so
+ * that a task never gets two entries and a flag added by another task is
+ * never lost with an entry its own task is removing.
  *
  * An entry with NOSEC_TASK_RESTRICT_EXEC holds a reference on the module:
  * a restriction cannot be unloaded away.
@@ -89,7 +93,7 @@ unsigned int nosec_task_flags(struct task_struct *task)
 	rcu_read_lock();
 	t = nosec_task_find(task);
 	if (t)
-		flags = READ_ONCE(t->flags);
+		flags = nosec_entry_flags(t);
 	rcu_read_unlock();
 	return flags;
 }
@@ -111,7 +115,7 @@ struct nosec_task *nosec_task_prepare(struct task_struct *task,
 	if (!t)
 		return NULL;
 	t->task = task;
-	t->flags = flags;
+	atomic_set(&t->flags, flags);
 	return t;
 }
 
@@ -125,21 +129,95 @@ void nosec_task_discard(struct nosec_task *t)
 }
 
 /**
- * nosec_task_publish() - make a prepared entry visible
- * @t: the entry; its task must not have one already
+ * nosec_task_table_lock() - take the lock that orders entries' creation and removal
  *
- * Takes the module reference a restriction holds.
+ * For nosec_task_add_flags_locked(), which restrict.c calls for many
+ * tasks at once.  Interrupts are off until nosec_task_table_unlock().
+ */
+void nosec_task_table_lock(void)
+	__acquires(&nosec_tasks_lock)
+{
+	spin_lock_irq(&nosec_tasks_lock);
+}
+
+/**
+ * nosec_task_table_unlock() - release what nosec_task_table_lock() took
+ */
+void nosec_task_table_unlock(void)
+	__releases(&nosec_tasks_lock)
+{
+	spin_unlock_irq(&nosec_tasks_lock);
+}
+
+/* Or @set into @t's flags; the first restriction takes the module reference. */
+static void nosec_entry_or(struct nosec_task *t, unsigned int set)
+{
+	unsigned int old = (unsigned int)atomic_fetch_or(set, &t->flags);
+
+	if ((set & NOSEC_TASK_RESTRICT_EXEC) &&
+	    !(old & NOSEC_TASK_RESTRICT_EXEC))
+		__module_get(THIS_MODULE);
+}
+
+static void nosec_entry_link(struct nosec_task *t)
+{
+	hash_add_rcu(nosec_tasks, &t->node, (unsigned long)t->task);
+	atomic_long_inc(&nosec_tasks_nr);
+}
+
+/**
+ * nosec_task_add_flags_locked() - add flags to any task
+ * @task: the task; alive, and not yet freed (security_task_free())
+ * @set: NOSEC_TASK_* bits to add
+ * @spare: a prepared entry (nosec_task_prepare(), no flags), or NULL
+ *
+ * Context: under nosec_task_table_lock().  Neither sleeps nor allocates: a
+ * task without an entry gets *@spare, which is then consumed (set to
+ * NULL).
+ *
+ * Return: false when @task has no entry and no spare was given (nothing
+ * changed), true otherwise.
+ */
+bool nosec_task_add_flags_locked(struct task_struct *task, unsigned int set,
+				 struct nosec_task **spare)
+{
+	struct nosec_task *t;
+
+	lockdep_assert_held(&nosec_tasks_lock);
+	hash_for_each_possible(nosec_tasks, t, node, (unsigned long)task)
+		if (t->task == task) {
+			nosec_entry_or(t, set);
+			return true;
+		}
+	t = *spare;
+	if (!t)
+		return false;
+	*spare = NULL;
+	t->task = task;
+	nosec_entry_or(t, set);
+	nosec_entry_link(t);
+	return true;
+}
+
+/**
+ * nosec_task_publish() - make a prepared entry visible
+ * @t: the entry
+ *
+ * Takes the module reference a restriction holds.  Should the task have
+ * an entry already (another thread restricted the group meanwhile), @t's
+ * flags are added to that one and @t is freed.
  */
 void nosec_task_publish(struct nosec_task *t)
 {
+	unsigned int set = nosec_entry_flags(t);
+	struct nosec_task *spare = t;
 	unsigned long irqflags;
 
-	if (t->flags & NOSEC_TASK_RESTRICT_EXEC)
-		__module_get(THIS_MODULE);
+	atomic_set(&t->flags, 0);
 	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
-	hash_add_rcu(nosec_tasks, &t->node, (unsigned long)t->task);
-	atomic_long_inc(&nosec_tasks_nr);
+	nosec_task_add_flags_locked(t->task, set, &spare);
 	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
+	nosec_task_discard(spare);
 }
 
 static void nosec_task_unlink(struct nosec_task *t)
@@ -149,7 +227,8 @@ static void nosec_task_unlink(struct nosec_task *t)
 }
 
 /**
- * nosec_task_set_flags() - add flags to the current task
+ * nosec_task_add_flags() - add flags to a task
+ * @task: the task: current, or a child that has not run yet
  * @set: NOSEC_TASK_* bits to set
  *
  * Creates the entry if the task has none, which may sleep (process
@@ -157,22 +236,35 @@ static void nosec_task_unlink(struct nosec_task *t)
  *
  * Return: 0, or -ENOMEM with nothing changed.
  */
+int nosec_task_add_flags(struct task_struct *task, unsigned int set)
+{
+	struct nosec_task *t;
+
+	rcu_read_lock();
+	t = nosec_task_find(task);
+	if (t)
+		nosec_entry_or(t, set);
+	rcu_read_unlock();
+	if (t)
+		return 0;
+	t = nosec_task_prepare(task, set);
+	if (!t)
+		return -ENOMEM;
+	nosec_task_publish(t);
+	return 0;
+}
+
+/**
+ * nosec_task_set_flags() - add flags to the current task
+ * @set: NOSEC_TASK_* bits to set
+ *
+ * As nosec_task_add_flags() for current.
+ *
+ * Return: 0, or -ENOMEM with nothing changed.
+ */
 int nosec_task_set_flags(unsigned int set)
 {
-	struct nosec_task *t = nosec_task_current();
-
-	if (!t) {
-		t = nosec_task_prepare(current, set);
-		if (!t)
-			return -ENOMEM;
-		nosec_task_publish(t);
-		return 0;
-	}
-	if ((set & NOSEC_TASK_RESTRICT_EXEC) &&
-	    !(t->flags & NOSEC_TASK_RESTRICT_EXEC))
-		__module_get(THIS_MODULE);
-	WRITE_ONCE(t->flags, t->flags | set);
-	return 0;
+	return nosec_task_add_flags(current, set);
 }
 
 /**
@@ -185,17 +277,21 @@ void nosec_task_clear_flags(unsigned int clear)
 {
 	struct nosec_task *t = nosec_task_current();
 	unsigned long irqflags;
+	bool empty;
 
 	WARN_ON_ONCE(clear & NOSEC_TASK_RESTRICTED);
 	if (!t)
 		return;
-	WRITE_ONCE(t->flags, t->flags & ~clear);
-	if (t->flags)
+	if (atomic_fetch_andnot(clear, &t->flags) & ~clear)
 		return;
+	/* Empty, unless another thread added a flag meanwhile. */
 	spin_lock_irqsave(&nosec_tasks_lock, irqflags);
-	nosec_task_unlink(t);
+	empty = !atomic_read(&t->flags);
+	if (empty)
+		nosec_task_unlink(t);
 	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
-	kfree_rcu(t, rcu);
+	if (empty)
+		kfree_rcu(t, rcu);
 }
 
 /**
@@ -227,7 +323,7 @@ void nosec_task_drop(struct task_struct *task)
 	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);
 	if (!t)
 		return;
-	if (t->flags & NOSEC_TASK_RESTRICT_EXEC)
+	if (nosec_entry_flags(t) & NOSEC_TASK_RESTRICT_EXEC)
 		module_put(THIS_MODULE);
 	/* Its task is gone: nobody else touches the arming. */
 	kfree(t->arming);

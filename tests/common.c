@@ -436,3 +436,56 @@ int deny_execveat(int err)
 {
 	return deny_syscall(__NR_execveat, err);
 }
+
+/*
+ * A task of TEST_UID that waits to be reached; restricted if asked.
+ * Returns once it is set up (or gone).
+ */
+pid_t spawn_sleeper(int restricted)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		setup_user();
+		if (restricted && nosec_restrict_exec())
+			_exit(1);
+		close(ready[1]);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	/* EOF when the sleeper is ready, or has died. */
+	while (pid > 0 && read(ready[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(ready[0]);
+	return pid;
+}
+
+#define YAMA_SCOPE "/proc/sys/kernel/yama/ptrace_scope"
+
+static char yama_saved[8];
+
+/* Debian's default: any task may ptrace its uid's others (ptrace_scope 0). */
+void yama_permissive(void)
+{
+	int fd = open(YAMA_SCOPE, O_RDONLY);
+
+	if (fd < 0)
+		return;
+	if (read(fd, yama_saved, sizeof(yama_saved) - 1) < 0)
+		yama_saved[0] = 0;
+	close(fd);
+	write_text(YAMA_SCOPE, "0");
+}
+
+void yama_restore(void)
+{
+	if (yama_saved[0])
+		write_text(YAMA_SCOPE, yama_saved);
+}

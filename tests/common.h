@@ -76,6 +76,12 @@ void setup_user_restricted(void);
 long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
 		 unsigned long a5);
 
+/* A task of TEST_UID that waits to be reached; restricted if asked. */
+pid_t spawn_sleeper(int restricted);
+/* Yama's ptrace_scope 0 (Debian's default) for a while, then as it was. */
+void yama_permissive(void);
+void yama_restore(void);
+
 /* After no_new_privs, a seccomp filter: syscall @nr (or execveat) fails with @err. */
 int deny_syscall(int nr, int err);
 int deny_execveat(int err);

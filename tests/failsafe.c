@@ -199,19 +199,6 @@ static int restricted_fork_result(void)
 	return st;
 }
 
-static int fork_refused(void)
-{
-	long before = stat_value("fork_refused");
-	int st = restricted_fork_result();
-
-	if (st != 10 || stat_value("fork_refused") != before + 1) {
-		printf("# restricted fork without inheritance: %d, fork_refused %ld\n", st,
-		       stat_value("fork_refused"));
-		return 1;
-	}
-	return 0;
-}
-
 static int fork_restricted_child(void)
 {
 	int st = restricted_fork_result();
@@ -282,8 +269,8 @@ static const struct {
 	{ "security_bprm_creds_from_file", setuid_killed },
 	/* The last gate itself: the layers before it hold. */
 	{ "security_bprm_committing_creds", setuid_no_privilege },
-	/* Inheritance: the fork backstop fails the fork. */
-	{ "security_task_alloc", fork_refused },
+	/* Inheritance: the fork backstop gives the child the flags. */
+	{ "security_task_alloc", fork_restricted_child },
 	{ "cgroup_can_fork", fork_restricted_child },
 	{ "security_task_free", free_missed_no_stale_state },
 };
@@ -319,6 +306,24 @@ static int t_every_missed_hook_fails_closed(void)
 
 /* ---- a load step fails: nothing left behind ---- */
 
+/* Is @name a function of the running kernel (/proc/kallsyms)? */
+static int kernel_has_symbol(const char *name)
+{
+	char line[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	size_t n = strlen(name);
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *sym = strrchr(line, ' ');
+
+		found = sym && !strncmp(sym + 1, name, n) && sym[1 + n] == '\n';
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* Does the kernel log say @text after the last @marker? */
 static int log_says_after(const char *marker, const char *text)
 {
@@ -344,11 +349,19 @@ static int t_every_load_step_unwinds(void)
 		{ "fail_step=device", "cannot register /dev/nosec_exec" },
 		{ "fail_step=ftrace", "cannot register the hooks with ftrace" },
 		{ "fail_step=direct", "cannot probe security_task_prctl" },
+		/* Where TOMOYO is built in, its hook is no option (issue 27). */
+		{ "fail_probe=tomoyo_assign_domain", "cannot probe tomoyo_assign_domain" },
 	};
+	int tomoyo = kernel_has_symbol("tomoyo_assign_domain");
 
 	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		char marker[64];
+
+		if (!tomoyo && strstr(steps[i].param, "tomoyo")) {
+			printf("# no TOMOYO in this kernel: its hook is optional here\n");
+			continue;
+		}
 
 		snprintf(marker, sizeof(marker), "nosec_test: load step %zu", i);
 		CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");

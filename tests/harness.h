@@ -32,6 +32,7 @@ extern const struct test_case lifecycle_cases[];	/* stats, load, unload */
 extern const struct test_case bypass_cases[];
 extern const struct test_case scope_cases[];
 extern const struct test_case restrict_all_cases[];
+extern const struct test_case held_cases[];	/* what a task holds when restricted */
 extern const struct test_case fuzz_cases[];
 extern const struct test_case watcher_cases[];
 extern const struct test_case failsafe_cases[];

@@ -3,19 +3,27 @@
  * The module's life (as root): the stats counters, an unload refused
  * while a task is restricted and a clean reload, a load that is all or
  * nothing, failing closed when probes miss or a restricted fork cannot
- * allocate, no stale state after restricted tasks exit, and an exec storm
- * with no missed probe.
+ * allocate, no stale state after restricted tasks exit, an exec storm
+ * with no missed probe, and a nosecurity exec whose read check waits on a
+ * FUSE server that never answers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "nosec.h"
 #include "fixtures.h"
+#include "fuse_server.h"
 #include "harness.h"
 #include "common.h"
 
@@ -278,6 +286,109 @@ static int t_exec_storm_missed(void)
 	return PASS;
 }
 
+/* ---- a read check that never completes ---- */
+
+#define STALL_DIR	"/tmp/stall"
+
+/* Did @pid end within about @ms milliseconds?  Reaps it if so. */
+static int ended_within(pid_t pid, int ms)
+{
+	for (int i = 0; i < ms / 10; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static void stall_open(void *arg)
+{
+	(void)arg;
+	open(STALL_DIR "/mnt/interp", O_RDONLY);
+}
+
+static void stall_nosec_exec(void *arg)
+{
+	char *argv[] = { "script", NULL };
+
+	(void)arg;
+	execve_nosecurity(STALL_DIR "/script", argv, environ);
+}
+
+/*
+ * Run @fn in a child against a fresh FUSE server that never answers its
+ * open; once the open waits, SIGKILL the child.  Return 1 if the child
+ * ended before the server did, 0 if only the server's end released it,
+ * -1 if the open never arrived.  The server is gone on return.
+ */
+static int killed_while_stalled(void (*fn)(void *))
+{
+	struct pollfd p = { .events = POLLIN };
+	pid_t server, child;
+	int killed = -1;
+
+	server = fuse_stall_start(STALL_DIR "/mnt", &p.fd);
+	if (server < 0)
+		return -1;
+	child = fork();
+	if (child == 0) {
+		fn(NULL);
+		_exit(0);
+	}
+	if (poll(&p, 1, 20000) == 1) {
+		usleep(200000);	/* into its wait */
+		kill(child, SIGKILL);
+		killed = ended_within(child, 3000);
+	}
+	kill(server, SIGKILL);
+	wait_status(server);
+	if (killed != 1) {
+		kill(child, SIGKILL);
+		ended_within(child, 10000);
+	}
+	umount2(STALL_DIR "/mnt", MNT_DETACH);
+	close(p.fd);
+	return killed;
+}
+
+/*
+ * An interpreter on a FUSE file system whose server never answers the
+ * read check's open for reading.  The nosecurity exec must stay as
+ * killable as the caller's own open() of the file; where a kernel worker
+ * makes the open (6.1's interpreters), SIGKILL ends the exec whatever the
+ * worker waits for.  Once the server is gone, the worker is released and
+ * the module unloads.
+ */
+static int t_stalled_read_check_killable(void)
+{
+	int fd = open("/nosec/kmod/fuse.ko", O_RDONLY | O_CLOEXEC), plain, nosec;
+	long workers = stat_value("worker_read_checks");
+
+	if (fd >= 0) {
+		syscall(SYS_finit_module, fd, "", 0);	/* EEXIST is fine */
+		close(fd);
+	}
+	SKIP_IF(access("/dev/fuse", F_OK), "no FUSE in this kernel");
+	mkdir(STALL_DIR, 0755);
+	mkdir(STALL_DIR "/mnt", 0755);
+	fd = open(STALL_DIR "/script", O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	CHECK(fd >= 0 && dprintf(fd, "#!" STALL_DIR "/mnt/interp\n") > 0 && close(fd) == 0,
+	      "script: %d", errno);
+	plain = killed_while_stalled(stall_open);
+	CHECK(plain >= 0, "the plain open never reached the server: %d", errno);
+	nosec = killed_while_stalled(stall_nosec_exec);
+	CHECK(nosec >= 0, "the read check's open never reached the server");
+	printf("# SIGKILL ended: the caller's open %s, the nosecurity exec %s\n",
+	       plain ? "yes" : "no (FUSE waits for a request it sent)", nosec ? "yes" : "no");
+	if (!nosec_native && stat_value("worker_read_checks") > workers)
+		CHECK(nosec == 1, "a worker made the read check: the caller must be killable");
+	CHECK(nosec >= plain, "the nosecurity exec is less killable than an open");
+	if (!nosec_native)
+		CHECK(reload_with("") == 0, "the module unloads once the server is gone: %d",
+		      errno);
+	return PASS;
+}
+
 const struct test_case lifecycle_cases[] = {
 	{ "stats_count_nosec_and_denied", t_stats_counters, 1,
 	  .module_only = "the stats in debugfs" },
@@ -291,5 +402,6 @@ const struct test_case lifecycle_cases[] = {
 	  .module_only = "the module's fork backstop, fault injection" },
 	{ "no_stale_state_after_restricted_exits", t_no_stale_state, 1 },
 	{ "exec_storm_missed_zero", t_exec_storm_missed, 1, 400 },
+	{ "stalled_read_check_killable", t_stalled_read_check_killable, 1 },
 	{ NULL },
 };

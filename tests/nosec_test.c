@@ -77,6 +77,7 @@ static const struct test_file files[] = {
 	{ "nosec_run", nosec_run_cases },
 	{ "lifecycle", lifecycle_cases },
 	{ "restrict_all", restrict_all_cases },
+	{ "held", held_cases },
 	{ "bypass", bypass_cases },
 	{ "scope", scope_cases },
 	{ "watchers", watcher_cases },

@@ -5,6 +5,9 @@
  *
  * Usage: probe [FD...]   (each FD: report whether it is open)
  *        probe --euid N   (print nothing; exit 0 if the euid is N, else 3)
+ *        probe --tracee PID ADDR   (as the tracer of the stopped PID: the
+ *		errno of PTRACE_PEEKDATA and PTRACE_POKEDATA at ADDR, then of
+ *		PTRACE_DETACH)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +18,7 @@
 #include <sys/auxv.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -69,6 +73,20 @@ static void keyring(const char *key, int which)
 	printf("%s=%ld\n", key, id < 0 ? -errno : id);
 }
 
+/* What this program may still do to a tracee it was given by its caller. */
+static int use_tracee(pid_t pid, unsigned long addr)
+{
+	long word;
+
+	errno = 0;
+	word = ptrace(PTRACE_PEEKDATA, pid, addr, 0);
+	printf("peek=%d\n", errno);
+	printf("poke=%d\n", ptrace(PTRACE_POKEDATA, pid, addr, word) ? errno : 0);
+	printf("detach=%d\n", ptrace(PTRACE_DETACH, pid, 0, 0) ? errno : 0);
+	printf("end=1\n");
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	unsigned long mask = 0;
@@ -79,6 +97,8 @@ int main(int argc, char *argv[])
 
 	if (argc == 3 && !strcmp(argv[1], "--euid"))
 		return geteuid() == (uid_t)atoi(argv[2]) ? 0 : 3;
+	if (argc == 4 && !strcmp(argv[1], "--tracee"))
+		return use_tracee(atoi(argv[2]), strtoul(argv[3], NULL, 0));
 	printf("pid=%d\n", getpid());
 	status_line("uids", "Uid");
 	status_line("gids", "Gid");

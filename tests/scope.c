@@ -31,14 +31,13 @@
 #include <termios.h>
 #include <unistd.h>
 #include <linux/kcmp.h>
+#include <linux/keyctl.h>
 #include <linux/tiocl.h>
 
 #include "nosec.h"
 #include "fixtures.h"
 #include "harness.h"
 #include "common.h"
-
-#define YAMA_SCOPE "/proc/sys/kernel/yama/ptrace_scope"
 
 /* Written by the routes that write another task's memory. */
 static volatile long scope_scratch = 1;
@@ -146,21 +145,6 @@ static int reach_kcmp(pid_t t)
 
 /* ---- running a route from inside and outside ---- */
 
-/* A task of TEST_UID that waits to be reached; restricted if asked. */
-static pid_t spawn_sleeper(int restricted)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		setup_user();
-		if (restricted && nosec_restrict_exec())
-			_exit(1);
-		for (;;)
-			pause();
-	}
-	return pid;
-}
-
 /*
  * From a task of TEST_UID, restricted with @mask (0: not restricted),
  * try @reach on @target, or on a child of its own when @target is 0.
@@ -190,27 +174,6 @@ static int reach_from(unsigned long mask, int (*reach)(pid_t), pid_t target)
 		_exit(e);
 	}
 	return wait_status(pid);
-}
-
-static char yama_saved[8];
-
-/* Debian's default: any task may ptrace its uid's others (ptrace_scope 0). */
-static void yama_permissive(void)
-{
-	int fd = open(YAMA_SCOPE, O_RDONLY);
-
-	if (fd < 0)
-		return;
-	if (read(fd, yama_saved, sizeof(yama_saved) - 1) < 0)
-		yama_saved[0] = 0;
-	close(fd);
-	write_text(YAMA_SCOPE, "0");
-}
-
-static void yama_restore(void)
-{
-	if (yama_saved[0])
-		write_text(YAMA_SCOPE, yama_saved);
 }
 
 /* The three directions of one route; @denied is the errno the kernel gives. */
@@ -504,7 +467,7 @@ static int ctty_ioctl_errno(const char *console, unsigned long cmd, void *arg,
 		setup_user();
 		if (restricted && nosec_restrict_exec())
 			_exit(203);
-		_exit(ioctl(fd, cmd, arg) ? errno : 0);
+		_exit(ioctl(fd, cmd, arg) < 0 ? errno : 0);
 	}
 	return wait_status(pid);
 }
@@ -540,32 +503,108 @@ static int t_tiocsti(void)
 /* ---- TIOCLINUX: select and paste on a virtual console ---- */
 
 /*
- * TIOCLINUX @sub from TEST_UID, restricted or not, on the virtual console
- * /dev/tty1 as its controlling terminal (6.1 allows TIOCLINUX to the
- * console's own session, or CAP_SYS_ADMIN).
+ * TIOCLINUX @sub (with @mode for TIOCL_SETSEL) from TEST_UID, restricted
+ * or not, on the virtual console /dev/tty1 as its controlling terminal
+ * (the kernel allows TIOCLINUX to the console's own session, or
+ * CAP_SYS_ADMIN).
  */
-static int tioclinux_errno(char sub, int restricted)
+static int tioclinux_errno(char sub, short mode, int restricted)
 {
-	char arg[8] = { sub };
+	char arg[16] = { sub };
 
+	/* struct tiocl_selection after the subcommand byte: sel_mode at 8. */
+	memcpy(arg + 1 + 8, &mode, sizeof(mode));
 	return ctty_ioctl_errno("/dev/tty1", TIOCLINUX, arg, restricted);
 }
 
+/*
+ * Only what puts input into a terminal is refused: TIOCL_SETSEL (which
+ * selects text for a paste, or writes a mouse report as input) and
+ * TIOCL_PASTESEL.  Queries work restricted as unrestricted.
+ */
 static int t_tioclinux(void)
 {
-	long before = stat_value("scope_denied");
-	int fd = open("/dev/tty1", O_RDWR | O_NOCTTY), e;
+	static const char queries[] = {
+		TIOCL_GETSHIFTSTATE, TIOCL_GETMOUSEREPORTING, TIOCL_GETFGCONSOLE,
+		TIOCL_GETKMSGREDIRECT, TIOCL_BLANKEDSCREEN,
+	};
+	long before = stat_value("scope_denied"), denials = 1;
+	int fd = open("/dev/tty1", O_RDWR | O_NOCTTY), e, paste;
 
 	SKIP_IF(fd < 0, "no virtual console (/dev/tty1 cannot be opened)");
 	close(fd);
-	e = tioclinux_errno(TIOCL_GETSHIFTSTATE, 0);
+	e = tioclinux_errno(TIOCL_GETSHIFTSTATE, 0, 0);
 	SKIP_IF(e == ENOTTY || e == EINVAL, "/dev/tty1 is no virtual console");
-	CHECK(e == 0, "unrestricted TIOCL_GETSHIFTSTATE on its console: %d", e);
-	e = tioclinux_errno(TIOCL_GETSHIFTSTATE, 1);
-	CHECK(e == EPERM, "restricted TIOCL_GETSHIFTSTATE: %d", e);
-	e = tioclinux_errno(TIOCL_PASTESEL, 1);
+	for (size_t i = 0; i < sizeof(queries); i++) {
+		e = tioclinux_errno(queries[i], 0, 0);
+		CHECK(e == 0, "unrestricted TIOCLINUX query %d: %d", queries[i], e);
+		e = tioclinux_errno(queries[i], 0, 1);
+		CHECK(e == 0, "restricted TIOCLINUX query %d: %d", queries[i], e);
+	}
+	e = tioclinux_errno(TIOCL_SETSEL, TIOCL_SELCLEAR, 0);
+	CHECK(e == 0, "unrestricted TIOCL_SETSEL (clear) on its console: %d", e);
+	e = tioclinux_errno(TIOCL_SETSEL, TIOCL_SELCLEAR, 1);
+	CHECK(e == EPERM, "restricted TIOCL_SETSEL (clear): %d", e);
+	e = tioclinux_errno(TIOCL_SETSEL, TIOCL_SELMOUSEREPORT, 1);
+	CHECK(e == EPERM, "restricted TIOCL_SETSEL (mouse report): %d", e);
+	denials++;
+	/* Newer kernels keep the paste to CAP_SYS_ADMIN themselves. */
+	paste = tioclinux_errno(TIOCL_PASTESEL, 0, 0);
+	CHECK(paste == 0 || paste == EPERM, "unrestricted TIOCL_PASTESEL: %d", paste);
+	e = tioclinux_errno(TIOCL_PASTESEL, 0, 1);
 	CHECK(e == EPERM, "restricted TIOCL_PASTESEL: %d", e);
+	denials += paste == 0;
 	/* The module's stats; natively there are none. */
+	CHECK(nosec_native || stat_value("scope_denied") == before + denials,
+	      "scope_denied %ld, want %ld", stat_value("scope_denied"), before + denials);
+	return PASS;
+}
+
+/* ---- KEYCTL_SESSION_TO_PARENT: a keyring for the parent's next programs ---- */
+
+/*
+ * From a child of TEST_UID (restricted with @child_mask) that joins a
+ * session keyring of its own, to its parent (restricted with
+ * @parent_mask): 0 or errno.
+ */
+static int session_to_parent(unsigned long parent_mask, unsigned long child_mask)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pid_t child;
+
+		setup_user();
+		if (parent_mask && restrict_me(parent_mask, 0, 0, 0))
+			_exit(200);
+		child = fork();
+		if (child == 0) {
+			if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+				_exit(201);
+			if (child_mask && restrict_me(child_mask, 0, 0, 0))
+				_exit(202);
+			_exit(syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT) ? errno : 0);
+		}
+		_exit(wait_status(child));
+	}
+	return wait_status(pid);
+}
+
+static int t_session_to_parent(void)
+{
+	long before = stat_value("scope_denied");
+	int e;
+
+	e = session_to_parent(0, 0);
+	SKIP_IF(e == 201 || e == ENOSYS, "no keyrings in this kernel");
+	CHECK(e == 0, "unrestricted KEYCTL_SESSION_TO_PARENT: %d", e);
+	e = session_to_parent(0, PR_RESTRICT_EXEC);
+	CHECK(e == EPERM, "restricted, to an unrestricted parent: %d", e);
+	e = session_to_parent(PR_RESTRICT_EXEC, PR_RESTRICT_EXEC);
+	CHECK(e == 0, "restricted, to a parent restricted as much: %d", e);
+	e = session_to_parent(PR_RESTRICT_EXEC,
+			      PR_RESTRICT_EXEC | PR_RESTRICT_EXEC_NOSECURITY);
+	CHECK(e == EPERM, "restricted more than its parent: %d", e);
 	CHECK(nosec_native || stat_value("scope_denied") == before + 2,
 	      "scope_denied %ld", stat_value("scope_denied"));
 	return PASS;
@@ -586,5 +625,6 @@ const struct test_case scope_cases[] = {
 	{ "scope_tiocsti", t_tiocsti, 1 },
 	{ "scope_tioclinux", t_tioclinux, 1 },
 	{ "scope_prlimit", t_prlimit, 1 },
+	{ "scope_keyctl_session_to_parent", t_session_to_parent, 1 },
 	{ NULL },
 };

@@ -436,8 +436,12 @@ static void fz_prctl(struct fuzz *f)
 	ret = prctl(option, a[1], a[2], a[3], a[4]);
 	switch (option) {
 	case PR_RESTRICT_ME:
-		/* Known bits only; the others only with or after EXEC. */
-		want = (a[2] | a[3] | a[4]) ? -EINVAL : a[1] == 0 ? 0 :
+		/*
+		 * Known bits only; the others only with or after EXEC.  arg3:
+		 * 0 or PR_RESTRICT_TSYNC; arg4, where the blocker goes, is
+		 * written only on EBUSY, which a task alone never gets.
+		 */
+		want = (a[2] & ~PR_RESTRICT_TSYNC) || a[4] ? -EINVAL : a[1] == 0 ? 0 :
 		       a[1] & ~PR_RESTRICT_ALL ? -EINVAL :
 		       !((a[1] | f->restricted) & PR_RESTRICT_EXEC) ? -EINVAL : 0;
 		if (want == 0)

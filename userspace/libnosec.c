@@ -108,9 +108,10 @@ int fexecve_nosecurity(int fd, char *const argv[], char *const envp[])
  * prctl() of an option the module or the series adds: EINVAL means
  * neither is there, unless the kernel answers PR_GET_RESTRICT.
  */
-static int nosec_prctl(int option, unsigned long arg2)
+static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
+		       unsigned long arg4)
 {
-	int ret = prctl(option, arg2, 0UL, 0UL, 0UL);
+	int ret = prctl(option, arg2, arg3, arg4, 0UL);
 
 	if (ret < 0 && errno == EINVAL && access(NOSEC_DEVICE, F_OK) != 0 &&
 	    !nosec_kernel_has_prctls())
@@ -120,24 +121,35 @@ static int nosec_prctl(int option, unsigned long arg2)
 
 int nosec_restrict_exec(void)
 {
-	return nosec_prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC);
+	return nosec_prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC, 0, 0);
+}
+
+int nosec_restrict_exec_all_threads(pid_t *blocker)
+{
+	int tid = 0, ret;
+
+	ret = nosec_prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC, PR_RESTRICT_TSYNC,
+			  (unsigned long)&tid);
+	if (blocker)
+		*blocker = ret < 0 && errno == EBUSY ? tid : 0;
+	return ret;
 }
 
 int nosec_exec_restricted(void)
 {
 	unsigned long mask = 0;
 
-	if (nosec_prctl(PR_GET_RESTRICT, (unsigned long)&mask) < 0)
+	if (nosec_prctl(PR_GET_RESTRICT, (unsigned long)&mask, 0, 0) < 0)
 		return -1;
 	return !!(mask & PR_RESTRICT_EXEC);
 }
 
 int nosec_set_force(int on)
 {
-	return nosec_prctl(PR_SET_FORCE_EXECVE_NOSECURITY, on ? 1UL : 0UL);
+	return nosec_prctl(PR_SET_FORCE_EXECVE_NOSECURITY, on ? 1UL : 0UL, 0, 0);
 }
 
 int nosec_get_force(void)
 {
-	return nosec_prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0UL);
+	return nosec_prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0);
 }

@@ -42,6 +42,10 @@ static void usage(void)
 	       "                 (PR_RESTRICT_ME, PR_RESTRICT_EXEC; irrevocable)\n"
 	       " -f, --force     turn their execve() calls into\n"
 	       "                 execve_nosecurity() instead (needs --restrict)\n"
+	       " -t, --all-threads\n"
+	       "                 with --restrict: restrict every thread of this\n"
+	       "                 process at once (PR_RESTRICT_TSYNC); it starts\n"
+	       "                 none, but a preloaded library may have\n"
 	       " -R, --restrict-all\n"
 	       "                 let the program and its children run no other\n"
 	       "                 program at all: execve() and execve_nosecurity()\n"
@@ -196,15 +200,17 @@ int main(int argc, char *argv[])
 		{ "restrict", no_argument, NULL, 'r' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "restrict-all", no_argument, NULL, 'R' },
+		{ "all-threads", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int restrict_exec = 0, force = 0, all = 0, c, err;
+	int restrict_exec = 0, force = 0, all = 0, threads = 0, c, err;
+	pid_t blocker = 0;
 
 	opterr = 0;	/* the messages below name "nosec-run", not argv[0] */
 
-	while ((c = getopt_long(argc, argv, "+rfRhV", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+rfRthV", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			restrict_exec = 1;
@@ -215,6 +221,9 @@ int main(int argc, char *argv[])
 		case 'R':
 			restrict_exec = 1;
 			all = 1;
+			break;
+		case 't':
+			threads = 1;
 			break;
 		case 'h':
 			usage();
@@ -235,9 +244,20 @@ int main(int argc, char *argv[])
 	if (force && !restrict_exec)
 		return usage_error("--force needs --restrict:",
 				   "forced execs exist only in a restricted tree");
-	if (restrict_exec && nosec_restrict_exec() < 0) {
+	if (threads && !restrict_exec)
+		return usage_error("--all-threads needs --restrict:",
+				   "it says which threads PR_RESTRICT_ME restricts");
+	if (restrict_exec &&
+	    (threads ? nosec_restrict_exec_all_threads(&blocker) :
+		       nosec_restrict_exec()) < 0) {
 		if (errno == ENOSYS)
 			module_not_loaded();
+		else if (errno == EBUSY && blocker)
+			fprintf(stderr, "%s: prctl(PR_RESTRICT_ME): task %d shares this process's memory, or this process traces it: a restriction is all or nothing\n",
+				prog, (int)blocker);
+		else if (errno == EBUSY)
+			fprintf(stderr, "%s: prctl(PR_RESTRICT_ME): another thread or process shares this process's memory, or this process traces one: a restriction is all or nothing (--all-threads restricts every thread)\n",
+				prog);
 		else
 			fprintf(stderr, "%s: prctl(PR_RESTRICT_ME): %s\n",
 				prog, strerror(errno));

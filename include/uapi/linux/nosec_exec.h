@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * nosec_exec - exec without a security transition, and an irrevocable
- * exec ban, for Linux 6.1 as a loadable module.
+ * exec ban, for Linux 6.1 and 6.12 as a loadable module.
  *
  * This is the ABI between the nosec_exec module and userspace.
  *
@@ -22,8 +22,14 @@
 #include <linux/ioctl.h>
 
 /*
- * prctl(PR_RESTRICT_ME, mask, 0, 0, 0): irrevocably add the restrictions
- * in @mask to the calling task and every task it creates afterwards.
+ * prctl(PR_RESTRICT_ME, mask, how, int *blocker, 0): irrevocably add the
+ * restrictions in @mask to the calling task and every task it creates
+ * afterwards.  All or nothing: while another task shares the caller's
+ * memory (another thread, io_uring's threads included, or a process made
+ * with CLONE_VM) without carrying the restrictions already, or the caller
+ * traces a task that does not, the call fails with EBUSY and changes
+ * nothing; if @blocker is not NULL, the thread ID of one such task is
+ * stored there.  @how: 0, or PR_RESTRICT_TSYNC.
  */
 #define PR_RESTRICT_ME			0x6e6f7301
 /* Restriction bit: execve() and execveat() fail with EPERM. */
@@ -37,6 +43,12 @@
 /* Every restriction bit this ABI version knows. */
 # define PR_RESTRICT_ALL		(PR_RESTRICT_EXEC | \
 					 PR_RESTRICT_EXEC_NOSECURITY)
+/*
+ * @how: restrict every thread of the calling process at once, or none
+ * (EBUSY when a thread traces a task outside the restriction, or a
+ * process outside the thread group shares its memory).
+ */
+# define PR_RESTRICT_TSYNC		(1UL << 0)
 
 /*
  * prctl(PR_GET_RESTRICT, unsigned long *mask, unsigned long *zero3,
