@@ -200,10 +200,9 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_PASTE_SELECTION, "paste_selection",
 			    nosec_selection_pre, "redirect",
 			    "scope: no TIOCL_PASTESEL from a restricted task"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_SESSION_TO_PARENT,
-			    "keyctl_session_to_parent",
-			    nosec_session_to_parent_pre, "redirect",
-			    "scope: no session keyring to a parent restricted less"),
+	NOSEC_HOOK(NOSEC_HOOK_TASK_WORK_ADD, "task_work_add",
+		   nosec_task_work_add_pre, "redirect",
+		   "scope: no session keyring to a parent restricted less"),
 	NOSEC_HOOK(NOSEC_HOOK_PRLIMIT, "do_prlimit",
 		   nosec_prlimit_pre, "redirect",
 		   "scope: no new resource limits on a task restricted less"),
@@ -542,6 +541,30 @@ static bool nosec_endbr_or_seal_at(unsigned long addr)
 	return nosec_text32(addr, &insn) && is_endbr(insn);
 }
 
+/**
+ * nosec_function_entry() - the address a pointer to a kernel function holds
+ * @symbol: the function
+ * @addr: where the address goes
+ *
+ * The kprobe lookup steps over an endbr64 (or its seal), which a pointer
+ * to the function points at: the address is stepped back over it.  For
+ * comparing with a function pointer the kernel stored; never called.
+ *
+ * Return: 0, or the lookup's error (-ENOENT: no such function).
+ */
+int nosec_function_entry(const char *symbol, unsigned long *addr)
+{
+	bool ftrace_site;
+	int ret;
+
+	ret = nosec_symbol_address(symbol, addr, &ftrace_site);
+	if (ret)
+		return ret;
+	if (HAS_KERNEL_IBT && nosec_endbr_or_seal_at(*addr - ENDBR_INSN_SIZE))
+		*addr -= ENDBR_INSN_SIZE;
+	return 0;
+}
+
 /*
  * May the module branch indirectly to @addr?  On a kernel built with
  * X86_KERNEL_IBT an indirect call or jump must land on an endbr64, or the
@@ -570,7 +593,6 @@ int nosec_ibt_guard(void)
 	unsigned long addr, off = 0;
 	char *plus, symbol[KSYM_NAME_LEN];
 	const char *target;
-	bool ftrace_site;
 	int ret;
 
 	/*
@@ -590,12 +612,9 @@ int nosec_ibt_guard(void)
 		if (kstrtoul(plus + 1, 0, &off))
 			return -EINVAL;
 	}
-	ret = nosec_symbol_address(symbol, &addr, &ftrace_site);
+	ret = nosec_function_entry(symbol, &addr);
 	if (ret)
 		return ret;
-	/* The kprobe lookup steps over an endbr64 or its seal: step back. */
-	if (HAS_KERNEL_IBT && nosec_endbr_or_seal_at(addr - ENDBR_INSN_SIZE))
-		addr -= ENDBR_INSN_SIZE;
 	return nosec_ibt_check(target, addr + off);
 }
 

@@ -52,6 +52,7 @@ static int __init nosec_init(void)
 	ret = nosec_hooks_prepare();
 	if (ret)
 		goto out_stop_read_checks;
+	nosec_scope_prepare();
 	ret = nosec_fault_step("device") ?: nosec_device_register();
 	if (ret) {
 		pr_err("cannot register /dev/%s: %d\n", "nosec_exec", ret);

@@ -182,7 +182,7 @@ enum nosec_hook_id {
 	NOSEC_HOOK_FILE_IOCTL_COMPAT,
 	NOSEC_HOOK_SET_SELECTION,
 	NOSEC_HOOK_PASTE_SELECTION,
-	NOSEC_HOOK_SESSION_TO_PARENT,
+	NOSEC_HOOK_TASK_WORK_ADD,
 	NOSEC_HOOK_PRLIMIT,
 	NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
 	NOSEC_HOOK_TASK_PRCTL,
@@ -204,6 +204,7 @@ void nosec_hooks_remove(void);
 unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
 			      unsigned long arg1);
 int nosec_ibt_guard(void);
+int nosec_function_entry(const char *symbol, unsigned long *addr);
 
 /* call_original.S: fn(a0, ..., a4), entered by a return. */
 unsigned long nosec_call_original(unsigned long a0, unsigned long a1,
@@ -232,7 +233,7 @@ void nosec_compat_ptrace_request_pre(struct pt_regs *regs);
 void nosec_file_ioctl_pre(struct pt_regs *regs);
 void nosec_selection_pre(struct pt_regs *regs);
 void nosec_prlimit_pre(struct pt_regs *regs);
-void nosec_session_to_parent_pre(struct pt_regs *regs);
+void nosec_task_work_add_pre(struct pt_regs *regs);
 
 /*
  * fault_inject.c: the knobs of the test build, nosec_exec_fault_inject.ko
@@ -271,6 +272,9 @@ static inline bool nosec_fault_fork_enomem(void)
 	return false;
 }
 #endif
+
+/* scope.c: what the scope's hooks compare against, found at load */
+void nosec_scope_prepare(void);
 
 /* main.c: nothing reaches a task before every hook is live */
 bool nosec_is_live(void);

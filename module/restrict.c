@@ -19,7 +19,9 @@
  *
  * Races.  Only a task that shares the caller's memory can make another
  * one, and only a tracer attaches its tracees: a caller alone has no one
- * to race with, and what it checked holds until it is restricted.  For a
+ * to race with, and what it checked holds until it is restricted (threads
+ * that exit meanwhile only take sharers away; how they are counted:
+ * nosec_mm_sharer_left_out()).  For a
  * thread group, the check and the new flags are made in one section under
  * the group's siglock, which copy_process() holds while it links a task
  * made by any thread of the group (a thread, or a process made with
@@ -68,20 +70,26 @@ static struct task_struct *nosec_tracee(struct task_struct *tracer)
  * outside @flags, or NULL.  Under the group's siglock and RCU.  Each task
  * that shares the memory holds a reference in mm_users: when the group's
  * own threads account for all of them, no other task shares it, and the
- * task list is not walked.  Kernel threads that borrow the mm for a moment
- * run no user code and are not counted, as in the kernel's own
+ * task list is not walked.  The count is read first: a thread clears its
+ * ->mm before it drops its reference (exit_mm()), so a thread still seen
+ * with the mm after the barrier was counted, and a thread exiting
+ * meanwhile cannot make the threads seem to hold more references than
+ * were counted.  Kernel threads that borrow the mm for a moment run no
+ * user code and are not counted, as in the kernel's own
  * current_is_single_threaded().
  */
 static struct task_struct *nosec_mm_sharer_left_out(unsigned int flags)
 {
 	struct mm_struct *mm = current->mm;
+	int users = atomic_read(&mm->mm_users), own = 0;
 	struct task_struct *p, *t;
-	int own = 0;
 
+	/* Pairs with the full barrier of mmput()'s decrement. */
+	smp_rmb();
 	for_each_thread(current, t)
 		if (READ_ONCE(t->mm) == mm)
 			own++;
-	if (atomic_read(&mm->mm_users) <= own)
+	if (users <= own)
 		return NULL;
 	for_each_process(p) {
 		if ((p->flags & PF_KTHREAD) || same_thread_group(p, current))

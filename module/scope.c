@@ -55,12 +55,15 @@
  * for a task out of scope fail with EPERM; reading them is allowed.
  * KEYCTL_SESSION_TO_PARENT replaces the parent's session keyring, which
  * the parent's next programs run with: from a restricted task to a parent
- * out of scope, it fails with EPERM.
+ * out of scope, it fails with EPERM, decided where the keyring change is
+ * queued to the parent, which the caller may have changed for another
+ * (a subreaper) after it called.
  */
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/resource.h>
 #include <linux/sched.h>
+#include <linux/task_work.h>
 #include <linux/tty.h>
 
 #include "nosec.h"
@@ -108,9 +111,28 @@ static int nosec_selection_denied(void)
 	return -EPERM;
 }
 
-static long nosec_session_to_parent_denied(void)
+static int nosec_task_work_add_denied(struct task_struct *task,
+				      struct callback_head *work,
+				      enum task_work_notify_mode notify)
 {
 	return -EPERM;
+}
+
+/* key_change_session_keyring(), the work KEYCTL_SESSION_TO_PARENT queues. */
+static unsigned long nosec_session_keyring_work;
+
+/**
+ * nosec_scope_prepare() - find what the scope's hooks compare against
+ *
+ * A kernel without keyrings has no key_change_session_keyring(): then no
+ * work is compared, as none can be a session keyring.
+ */
+void nosec_scope_prepare(void)
+{
+	unsigned long addr;
+
+	if (!nosec_function_entry("key_change_session_keyring", &addr))
+		nosec_session_keyring_work = addr;
 }
 
 /**
@@ -216,21 +238,24 @@ void nosec_selection_pre(struct pt_regs *regs)
 }
 
 /**
- * nosec_session_to_parent_pre() - no session keyring to a parent out of scope
- * @regs: registers at the entry of keyctl_session_to_parent()
- *	(KEYCTL_SESSION_TO_PARENT; no arguments: the parent is current's)
+ * nosec_task_work_add_pre() - no session keyring to a parent out of scope
+ * @regs: registers at the entry of task_work_add() (the task, the work)
+ *
+ * KEYCTL_SESSION_TO_PARENT reads the parent and queues the keyring change
+ * to it with task_work_add(), both under tasklist_lock: checked here, the
+ * parent is the one that would get the keyring, even if the caller was
+ * reparented a moment before.  The keyctl then fails with EPERM.  Every
+ * other work passes after one comparison (this runs in any context, NMI
+ * included: no lock, no lookup before the comparison).
  */
-void nosec_session_to_parent_pre(struct pt_regs *regs)
+void nosec_task_work_add_pre(struct pt_regs *regs)
 {
-	unsigned int from = nosec_task_flags(current);
-	bool reach;
+	struct task_struct *task = (struct task_struct *)regs->di;
+	struct callback_head *work = (struct callback_head *)regs->si;
 
-	if (!(from & NOSEC_TASK_RESTRICTED))
+	if (!nosec_session_keyring_work ||
+	    (unsigned long)READ_ONCE(work->func) != nosec_session_keyring_work)
 		return;
-	rcu_read_lock();
-	reach = nosec_may_reach(from,
-				nosec_task_flags(rcu_dereference(current->real_parent)));
-	rcu_read_unlock();
-	if (!reach)
-		nosec_scope_deny(regs, nosec_session_to_parent_denied);
+	if (!nosec_may_reach(nosec_task_flags(current), nosec_task_flags(task)))
+		nosec_scope_deny(regs, nosec_task_work_add_denied);
 }

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <linux/io_uring.h>
 #include <pthread.h>
 #include <sched.h>
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -322,6 +325,110 @@ static int t_clone_vm(void)
 	return PASS;
 }
 
+/*
+ * The same sibling, while a thousand threads of the caller exit at once:
+ * each exit drops a reference on the memory, and none may make the
+ * sibling's look like a thread's (the attacker's review of issue 27 won
+ * a PR_RESTRICT_TSYNC this way when the threads were counted first).
+ */
+#define EXITERS	1500
+
+static atomic_int exiter_go[EXITERS];
+static volatile long exiter_spin[EXITERS];
+static atomic_int exiters_released;
+static long prctl_us;
+
+/* Run on CPU @cpu only, if there is such a CPU. */
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
+}
+
+/* Wait for its turn, spin a little, exit. */
+static void *exiter(void *arg)
+{
+	long i = (atomic_int *)arg - exiter_go;
+
+	pin_to(1);
+	while (!atomic_load(&exiter_go[i]))
+		syscall(SYS_futex, &exiter_go[i], FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+	for (volatile long spin = 0; spin < exiter_spin[i]; spin++)
+		;
+	return NULL;
+}
+
+/*
+ * On the other CPU, let the exiters go one by one, more than once per
+ * PR_RESTRICT_TSYNC call, each after a spin of random length: exits land
+ * at every point of the calls' walks.
+ */
+static void *exiter_releaser(void *arg)
+{
+	int n = *(int *)arg;
+	unsigned int seed = 27;
+
+	pin_to(1);
+	for (int i = 0; i < n; i++) {
+		exiter_spin[i] = rand_r(&seed) % (prctl_us * 50 + 1);
+		atomic_store(&exiter_go[i], 1);
+		syscall(SYS_futex, &exiter_go[i], FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		usleep(prctl_us * 6 / 10 + 1);
+	}
+	atomic_store(&exiters_released, 1);
+	return NULL;
+}
+
+static int t_clone_vm_beside_exiting_threads(void)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	pid_t child;
+	int tid, e, calls = 0, n;
+	long start;
+
+	CHECK(pipe(clone_pipe) == 0, "pipe");
+	child = clone(clone_vm_child, clone_stack + sizeof(clone_stack), CLONE_VM | SIGCHLD,
+		      NULL);
+	CHECK(child > 0, "clone: %d", errno);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (n = 0; n < EXITERS; n++)
+		if (pthread_create(&t, &attr, exiter, &exiter_go[n]) || pthread_detach(t))
+			break;
+	CHECK(n > EXITERS / 2, "threads: %d", n);
+	pin_to(0);
+	start = now_us();
+	for (int i = 0; i < 5; i++)
+		restrict_exec(PR_RESTRICT_TSYNC, &tid);
+	prctl_us = (now_us() - start) / 5;
+	CHECK(pthread_create(&t, &attr, exiter_releaser, &n) == 0 && pthread_detach(t) == 0,
+	      "releaser");
+	while (!atomic_load(&exiters_released)) {
+		e = restrict_exec(PR_RESTRICT_TSYNC, &tid);
+		CHECK(e == EBUSY && tid == child,
+		      "call %d while threads exit: %d, blocker %d (the sibling is %d)",
+		      calls, e, tid, child);
+		calls++;
+	}
+	printf("# %d calls of %ld us while %d threads exited\n", calls, prctl_us, n);
+	CHECK(write(clone_pipe[1], "x", 1) == 1, "release");
+	e = wait_status(child);
+	CHECK(e == 0, "the unrestricted sibling execs: %d", e);
+	return PASS;
+}
+
 /* A vfork child shares its parent's memory: it cannot restrict itself. */
 static int t_vfork_child(void)
 {
@@ -538,6 +645,8 @@ const struct test_case held_cases[] = {
 	{ "held_iowq_worker_before", t_iowq_before, 1 },
 	{ "held_iowq_worker_after", t_iowq_after, 1 },
 	{ "held_clone_vm_child", t_clone_vm },
+	{ "held_clone_vm_child_beside_exiting_threads", t_clone_vm_beside_exiting_threads,
+	  0, 200 },
 	{ "held_vfork_child_refused", t_vfork_child },
 	{ "held_tracee_refused", t_tracee_refused, 1 },
 	{ "held_tracee_used_after_restrict_all", t_tracee_used_after, 1, 0,
