@@ -132,21 +132,26 @@ void nosec_task_discard(struct nosec_task *t)
  * nosec_task_table_lock() - take the lock that orders entries' creation and removal
  *
  * For nosec_task_add_flags_locked(), which restrict.c calls for many
- * tasks at once.  Interrupts are off until nosec_task_table_unlock().
+ * tasks at once.  Context: interrupts off, and kept off until after
+ * nosec_task_table_unlock(): the caller holds an interrupt-safe lock
+ * (the group's siglock), which this must not re-enable them under.
  */
 void nosec_task_table_lock(void)
 	__acquires(&nosec_tasks_lock)
 {
-	spin_lock_irq(&nosec_tasks_lock);
+	lockdep_assert_irqs_disabled();
+	spin_lock(&nosec_tasks_lock);
 }
 
 /**
  * nosec_task_table_unlock() - release what nosec_task_table_lock() took
+ *
+ * Leaves interrupts off, as they were.
  */
 void nosec_task_table_unlock(void)
 	__releases(&nosec_tasks_lock)
 {
-	spin_unlock_irq(&nosec_tasks_lock);
+	spin_unlock(&nosec_tasks_lock);
 }
 
 /* Or @set into @t's flags; the first restriction takes the module reference. */

@@ -646,7 +646,7 @@ const struct test_case held_cases[] = {
 	{ "held_iowq_worker_after", t_iowq_after, 1 },
 	{ "held_clone_vm_child", t_clone_vm },
 	{ "held_clone_vm_child_beside_exiting_threads", t_clone_vm_beside_exiting_threads,
-	  0, 200 },
+	  0, 500 },
 	{ "held_vfork_child_refused", t_vfork_child },
 	{ "held_tracee_refused", t_tracee_refused, 1 },
 	{ "held_tracee_used_after_restrict_all", t_tracee_used_after, 1, 0,
