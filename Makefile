@@ -11,7 +11,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 
 .PHONY: all module userspace tests clean deps check demo check-debug stress bench \
 	bench-quick bench-profile bench-build \
-	check-debug-quick check-kernels check-real check-native fault-module \
+	check-debug-quick check-kernels check-lsm check-real check-native fault-module \
 	lint install uninstall modules_install dkms-build check-install deb
 
 all: module userspace tests
@@ -73,6 +73,14 @@ check-kernels:
 	qemu/deps --kernels
 	$(MAKE) userspace tests
 	qemu/check-kernels
+
+# The LSM cases on 6.1 and the newest 6.12, booted once with SELinux
+# enforcing (a policy of our own, tests/selinux/) and once with AppArmor,
+# Landlock and TOMOYO stacked as Debian boots them.
+check-lsm:
+	qemu/deps --lsm
+	$(MAKE) userspace tests
+	qemu/check-lsm
 
 # Our series (upstream/) on Debian's linux-source-6.12, built once into
 # the cache: its kselftests and the project's suite, with no module.

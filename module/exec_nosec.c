@@ -16,16 +16,25 @@
  *    (tomoyo_assign_domain() with transit set), the move is undone and the
  *    exec fails with EPERM; one that TOMOYO keeps in its domain
  *    (keep_domain, or no policy loaded) runs;
- *  - security_bprm_creds_from_file() still runs (so LSMs may deny), then
- *    the creds it computed (set-ID, file caps, LSM label, securebits,
- *    dropped keyrings, suid/fsuid reset) are replaced by a copy of the
- *    caller's; per_clear is cleared, which keeps the personality, and
- *    secureexec (AT_SECURE, and with it the pdeath_signal clear and the
+ *  - every LSM judges it as an exec that stays in the caller's domain, by
+ *    the rule that LSM applies to such an exec, or refuses it:
+ *    SELinux's bprm hook and commoncap's run as under no_new_privs
+ *    (LSM_UNSAFE_NO_NEW_PRIVS for their call only), so SELinux keeps the
+ *    caller's context and checks execute_no_trans, a pending exec
+ *    context fails (EPERM), and commoncap neither raises capabilities
+ *    nor audits a raise; the creds the LSMs computed are kept, with what
+ *    they reset for an exec (SELinux's create contexts, its exec context,
+ *    the context the transition side effects compare with), and the
+ *    caller's ids, capabilities, securebits and keyrings are put back
+ *    into them; an exec whose label an LSM changed all the same (an
+ *    AppArmor transition, a bounded SELinux one) fails with EPERM;
+ *    per_clear is cleared, which keeps the personality, and secureexec
+ *    (AT_SECURE, and with it the pdeath_signal clear and the
  *    RLIMIT_STACK reset) is what a plain exec of a plain file would give
  *    the caller: 0 for an ordinary caller, 1 for a set-ID one;
  *  - at security_bprm_committing_creds() the caller's dumpability is put
  *    back (unless the kernel chose a safer one), and any exec that
- *    reaches it with creds that are not the
+ *    reaches it with ids, capabilities or keyrings that are not the
  *    caller's, with a file the caller may not read (the kernel's own
  *    would_dump() marks it BINPRM_FLAGS_ENFORCE_NONDUMP), or a banned exec,
  *    is killed: the fail-closed backstop should a hook above ever miss.
@@ -33,12 +42,14 @@
 #include <linux/binfmts.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/key.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/completion.h>
 #include <linux/refcount.h>
 #include <linux/slab.h>
@@ -303,7 +314,10 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 	}
 	if (ret)
 		return ret;
-	return moved ? -EPERM : 0;
+	if (!moved)
+		return 0;
+	atomic_long_inc(&nosec_stats.lsm_refused);
+	return -EPERM;
 }
 
 static struct file *nosec_open_exec(const char *name)
@@ -346,16 +360,69 @@ static bool nosec_plain_secureexec(const struct cred *cred)
 	       !cap_issubset(cred->cap_permitted, cred->cap_ambient);
 }
 
+/*
+ * The label the LSMs give a task that runs with @cred: the secid of the
+ * LSM that labels tasks (SELinux, AppArmor or Smack, whichever the
+ * kernel runs), 0 where none does.  Asked as of current, which is what
+ * the hook offers for a cred not yet installed.
+ */
+static u32 nosec_cred_label(const struct cred *cred)
+{
+	const struct cred *saved = override_creds(cred);
+	u32 secid;
+
+	security_current_getsecid_subj(&secid);
+	revert_creds(saved);
+	return secid;
+}
+
+/*
+ * Into @new, the creds the LSMs computed for this exec, put back what a
+ * nosecurity exec keeps of the caller's @old: every id, every capability
+ * set, the securebits (SECURE_KEEP_CAPS included), the thread and
+ * process keyrings.  What the LSMs keep in @new's security blob stays as
+ * they computed it for an exec in place.
+ */
+static void nosec_keep_caller_creds(struct cred *new, const struct cred *old)
+{
+	new->uid = old->uid;
+	new->euid = old->euid;
+	new->suid = old->suid;
+	new->fsuid = old->fsuid;
+	new->gid = old->gid;
+	new->egid = old->egid;
+	new->sgid = old->sgid;
+	new->fsgid = old->fsgid;
+	new->securebits = old->securebits;
+	new->cap_inheritable = old->cap_inheritable;
+	new->cap_permitted = old->cap_permitted;
+	new->cap_effective = old->cap_effective;
+	new->cap_bset = old->cap_bset;
+	new->cap_ambient = old->cap_ambient;
+#ifdef CONFIG_KEYS
+	key_put(new->thread_keyring);
+	new->thread_keyring = key_get(old->thread_keyring);
+	key_put(new->process_keyring);
+	new->process_keyring = key_get(old->process_keyring);
+#endif
+}
+
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
 	struct nosec_task *t = nosec_task_current();
-	struct cred *same;
+	unsigned int unsafe = bprm->unsafe;
 	int ret;
 
 	if (!t)
 		return -EPERM;
+	/*
+	 * commoncap, the one LSM with this hook, as under no_new_privs: it
+	 * grants nothing and so audits no capability raise (BPRM_FCAPS).
+	 */
+	bprm->unsafe |= LSM_UNSAFE_NO_NEW_PRIVS;
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
 				   (unsigned long)bprm, (unsigned long)file);
+	bprm->unsafe = unsafe;
 	if (ret)
 		return ret;
 	/*
@@ -367,18 +434,39 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 		if (ret)
 			return ret;
 	}
+	/* An LSM that would not keep the exec in place refuses it. */
+	if (nosec_cred_label(bprm->cred) != nosec_cred_label(current_cred())) {
+		atomic_long_inc(&nosec_stats.lsm_refused);
+		return -EPERM;
+	}
 
-	same = prepare_creds();
-	if (!same)
-		return -ENOMEM;
-	abort_creds(bprm->cred);
-	bprm->cred = same;
-	bprm->secureexec = nosec_plain_secureexec(same);
+	nosec_keep_caller_creds(bprm->cred, current_cred());
+	bprm->secureexec = nosec_plain_secureexec(bprm->cred);
 	bprm->per_clear = 0;
 
 	t->saved_dumpable = current->mm ? get_dumpable(current->mm) :
 					  SUID_DUMP_USER;
 	return nosec_task_set_flags(NOSEC_TASK_CREDS_KEPT);
+}
+
+/*
+ * SELinux's bprm_creds_for_exec hook, as under no_new_privs: a domain
+ * transition its policy defines for the file falls back to the caller's
+ * context (and execute_no_trans is what decides), a pending exec context
+ * (setexeccon()) fails the exec with EPERM, and only a transition to a
+ * bounded context (or one allowed nnp_transition) goes on, which
+ * nosec_creds_from_file() then refuses.
+ */
+static int nosec_selinux_creds_for_exec(struct linux_binprm *bprm)
+{
+	unsigned int unsafe = bprm->unsafe;
+	int ret;
+
+	bprm->unsafe |= LSM_UNSAFE_NO_NEW_PRIVS;
+	ret = (int)nosec_hook_call(NOSEC_HOOK_SELINUX_CREDS_FOR_EXEC,
+				   (unsigned long)bprm, 0);
+	bprm->unsafe = unsafe;
+	return ret;
 }
 
 /* Redirect to @replacement during a nosecurity exec. */
@@ -416,6 +504,15 @@ void nosec_creds_from_file_pre(struct pt_regs *regs)
 }
 
 /**
+ * nosec_selinux_creds_for_exec_pre() - SELinux judges the exec in place
+ * @regs: registers at the entry of selinux_bprm_creds_for_exec()
+ */
+void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs)
+{
+	nosec_redirect_if_nosec(regs, nosec_selinux_creds_for_exec);
+}
+
+/**
  * nosec_tomoyo_assign_domain_pre() - TOMOYO is moving a nosecurity exec
  * @regs: registers at the entry of tomoyo_assign_domain() (second
  *	argument: transit, set when the domain becomes current's)
@@ -430,6 +527,17 @@ void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs)
 		nosec_task_set_flags(NOSEC_TASK_LSM_MOVED);
 }
 
+static bool nosec_keyrings_unchanged(const struct cred *new,
+				     const struct cred *old)
+{
+#ifdef CONFIG_KEYS
+	return new->thread_keyring == old->thread_keyring &&
+	       new->process_keyring == old->process_keyring;
+#else
+	return true;
+#endif
+}
+
 static bool nosec_creds_unchanged(const struct cred *new,
 				  const struct cred *old)
 {
@@ -442,7 +550,8 @@ static bool nosec_creds_unchanged(const struct cred *new,
 	       cap_issubset(new->cap_effective, old->cap_effective) &&
 	       cap_issubset(new->cap_inheritable, old->cap_inheritable) &&
 	       cap_issubset(new->cap_ambient, old->cap_ambient) &&
-	       cap_issubset(new->cap_bset, old->cap_bset);
+	       cap_issubset(new->cap_bset, old->cap_bset) &&
+	       nosec_keyrings_unchanged(new, old);
 }
 
 /* How much a dumpability value keeps out: USER least, DISABLE most. */

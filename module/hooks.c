@@ -104,7 +104,8 @@ struct nosec_hook {
 /*
  * Required where @_built_in (the feature it serves is in the kernel's
  * configuration), else optional: without TOMOYO's hook, a kernel with
- * TOMOYO would move a nosecurity exec to another domain.
+ * TOMOYO would move a nosecurity exec to another domain; without
+ * SELinux's, SELinux would judge the transition, not execute_no_trans.
  */
 #define NOSEC_HOOK_IF_BUILT(_id, _built_in, _symbol, _handler, _kind, _what) \
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
@@ -162,6 +163,11 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 			    "tomoyo_assign_domain",
 			    nosec_tomoyo_assign_domain_pre, "observe",
 			    "nosecurity: fail an exec that TOMOYO moves to another domain"),
+	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_SELINUX_CREDS_FOR_EXEC,
+			    IS_ENABLED(CONFIG_SECURITY_SELINUX),
+			    "selinux_bprm_creds_for_exec",
+			    nosec_selinux_creds_for_exec_pre, "redirect",
+			    "nosecurity: SELinux judges the exec in place (execute_no_trans)"),
 	NOSEC_HOOK(NOSEC_HOOK_TASK_FREE, "security_task_free",
 		   nosec_task_free_pre, "observe",
 		   "drop the state of a task being freed"),

@@ -30,7 +30,7 @@ struct task_struct;
 #define NOSEC_TASK_RESTRICTED		(NOSEC_TASK_RESTRICT_EXEC | \
 					 NOSEC_TASK_RESTRICT_NOSEC)
 #define NOSEC_TASK_IOCTL_EXEC		BIT(2)	/* inside an armed execveat */
-#define NOSEC_TASK_CREDS_KEPT		BIT(3)	/* this exec's creds were swapped */
+#define NOSEC_TASK_CREDS_KEPT		BIT(3)	/* this exec keeps the caller's creds */
 #define NOSEC_TASK_EXEC_ARMED		BIT(4)	/* NOSEC_IOC_EXECVEAT armed it */
 /* This armed exec restricts everything once it cannot fail any more. */
 #define NOSEC_TASK_RESTRICT_ON_EXEC	BIT(6)
@@ -185,6 +185,7 @@ enum nosec_hook_id {
 	NOSEC_HOOK_TASK_WORK_ADD,
 	NOSEC_HOOK_PRLIMIT,
 	NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
+	NOSEC_HOOK_SELINUX_CREDS_FOR_EXEC,
 	NOSEC_HOOK_TASK_PRCTL,
 	NOSEC_NR_HOOKS,
 };
@@ -222,6 +223,7 @@ void nosec_open_exec_pre(struct pt_regs *regs);
 void nosec_creds_from_file_pre(struct pt_regs *regs);
 void nosec_committing_creds_pre(struct pt_regs *regs);
 void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs);
+void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs);
 void nosec_task_alloc_pre(struct pt_regs *regs);
 void nosec_task_free_pre(struct pt_regs *regs);
 void nosec_fork_check_pre(struct pt_regs *regs);
@@ -303,6 +305,7 @@ struct nosec_stats {
 	atomic_long_t fork_refused;
 	atomic_long_t scope_denied;
 	atomic_long_t worker_read_checks;
+	atomic_long_t lsm_refused;
 };
 
 extern struct nosec_stats nosec_stats;

@@ -31,6 +31,8 @@ static int nosec_stats_show(struct seq_file *m, void *unused)
 		   atomic_long_read(&nosec_stats.scope_denied));
 	seq_printf(m, "worker_read_checks %ld\n",
 		   atomic_long_read(&nosec_stats.worker_read_checks));
+	seq_printf(m, "lsm_refused %ld\n",
+		   atomic_long_read(&nosec_stats.lsm_refused));
 	seq_printf(m, "missed %lu\n", nosec_hooks_missed());
 	/* 1 on a kernel built with X86_KERNEL_IBT: the IBT guard checks. */
 	seq_printf(m, "ibt_kernel %d\n", HAS_KERNEL_IBT);

@@ -196,6 +196,34 @@ int run_prog(enum how how, const char *path, void (*setup)(void),
 
 /* ---- small helpers ---- */
 
+/* @list, comma-separated, names @name. */
+static int list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == 0 || p[n] == '\n'))
+			return 1;
+	return 0;
+}
+
+int lsm_active(const char *name)
+{
+	char buf[256] = "";
+	int fd = open("/sys/kernel/security/lsm", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n < 0 ? 0 : n] = 0;
+	return list_has(buf, name);
+}
+
+int lsm_expected(const char *name)
+{
+	return list_has(getenv("NOSEC_LSM"), name);
+}
+
 long stat_value(const char *name)
 {
 	char line[128];

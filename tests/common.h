@@ -92,6 +92,25 @@ long int80(long nr, long b, long c, long d, long s, long di);
 #define NR32_IOCTL	54
 #define NR32_EXECVEAT	358
 
+/* Is LSM @name active in this boot (/sys/kernel/security/lsm)? */
+int lsm_active(const char *name);
+/* Does this boot exist to run @name's cases (NOSEC_LSM, make check-lsm)? */
+int lsm_expected(const char *name);
+/*
+ * A case about LSM @name (a string literal) runs where @name is active;
+ * elsewhere it skips, saying so, unless the boot was made for @name:
+ * then it fails.
+ */
+#define LSM_CASE_START(name)						\
+	do {								\
+		if (!lsm_active(name)) {				\
+			CHECK(!lsm_expected(name),			\
+			      "this boot is for " name ", which is not active"); \
+			SKIP_IF(1, name " is not active in this boot"	\
+				" (make check-lsm boots it)");		\
+		}							\
+	} while (0)
+
 /* The module. */
 long stat_value(const char *name);
 long wait_tasks(long want);

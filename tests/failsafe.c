@@ -343,23 +343,27 @@ static int t_every_load_step_unwinds(void)
 {
 	static const struct {
 		const char *param, *logged;
+		const char *lsm_hook;	/* required only where its LSM is built */
 	} steps[] = {
 		{ "fail_probe=bprm_execve", "cannot probe bprm_execve" },
 		{ "fail_probe=cgroup_can_fork", "cannot probe cgroup_can_fork" },
 		{ "fail_step=device", "cannot register /dev/nosec_exec" },
 		{ "fail_step=ftrace", "cannot register the hooks with ftrace" },
 		{ "fail_step=direct", "cannot probe security_task_prctl" },
-		/* Where TOMOYO is built in, its hook is no option (issue 27). */
-		{ "fail_probe=tomoyo_assign_domain", "cannot probe tomoyo_assign_domain" },
+		/* Where TOMOYO or SELinux is built in, its hook is no option. */
+		{ "fail_probe=tomoyo_assign_domain", "cannot probe tomoyo_assign_domain",
+		  "tomoyo_assign_domain" },
+		{ "fail_probe=selinux_bprm_creds_for_exec",
+		  "cannot probe selinux_bprm_creds_for_exec", "selinux_bprm_creds_for_exec" },
 	};
-	int tomoyo = kernel_has_symbol("tomoyo_assign_domain");
 
 	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		char marker[64];
 
-		if (!tomoyo && strstr(steps[i].param, "tomoyo")) {
-			printf("# no TOMOYO in this kernel: its hook is optional here\n");
+		if (steps[i].lsm_hook && !kernel_has_symbol(steps[i].lsm_hook)) {
+			printf("# no %s in this kernel: the hook is optional here\n",
+			       steps[i].lsm_hook);
 			continue;
 		}
 

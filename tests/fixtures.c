@@ -18,7 +18,12 @@
 
 #include "fixtures.h"
 
-static int copy_file(const char *from, const char *to, mode_t mode)
+/**
+ * copy_file() - copy @from to @to, owned by root, with @mode
+ *
+ * Return: 0, or -1 (errno set).
+ */
+int copy_file(const char *from, const char *to, mode_t mode)
 {
 	char buf[65536];
 	ssize_t n;
@@ -43,7 +48,12 @@ out_close_in:
 	return ret;
 }
 
-static int write_file(const char *path, const char *text, mode_t mode)
+/**
+ * write_file() - a new file @path holding @text, with @mode
+ *
+ * Return: 0, or -1 (errno set).
+ */
+int write_file(const char *path, const char *text, mode_t mode)
 {
 	int fd, ok;
 
@@ -98,13 +108,25 @@ static int load_apparmor_profile(void)
 	/* nosectest: a plain exec of probe-aa moves to it.  nosecdeny:
 	 * allows everything but executing probe-aa-denied.  nosecxonly:
 	 * may execute probe-aa-xonly, moving to nosecxtarget, but not read
-	 * it (AppArmor checks files at open, DAC would allow). */
+	 * it (AppArmor checks files at open, DAC would allow).  nosecpx:
+	 * Px with and without m, Cx, ix without m, change_onexec. */
 	if (write_file(prof, "profile nosectest " FIX_PROBE_AA
 		       " flags=(complain) {\n}\n"
 		       "profile nosecdeny {\n  file,\n  capability,\n"
 		       "  signal,\n  unix,\n  deny " FIX_PROBE_AA_DENIED " x,\n"
 		       "  " FIX_PROBE " ix,\n}\n"
 		       "profile nosecxtarget flags=(complain) {\n}\n"
+		       "profile nosecpx {\n  /** rwmlk,\n  capability,\n"
+		       "  signal,\n  unix,\n  " FIX_PROBE " ix,\n"
+		       "  " FIX_PROBE_AA_PXM " Px -> nosecxtarget,\n"
+		       "  " FIX_PROBE_AA_PXNOM " Px -> nosecxtarget,\n"
+		       "  deny " FIX_PROBE_AA_PXNOM " m,\n"
+		       "  " FIX_PROBE_AA_CX " Cx -> sub,\n"
+		       "  " FIX_PROBE_AA_IXNOM " ix,\n"
+		       "  deny " FIX_PROBE_AA_IXNOM " m,\n"
+		       "  change_profile -> nosecxtarget,\n"
+		       "  change_profile -> nosecpx,\n"
+		       "  profile sub flags=(complain) {\n  }\n}\n"
 		       "profile nosecxonly {\n  /** rwmlk,\n  capability,\n"
 		       "  signal,\n  unix,\n  deny " FIX_PROBE_AA_XONLY " r,\n"
 		       "  " FIX_PROBE_AA_XONLY " Px -> nosecxtarget,\n}\n", 0644))
@@ -163,6 +185,10 @@ int make_fixtures(const char *tests_dir)
 	TRY(copy_file(probe, FIX_TOMOYO_LOADER, 0755));
 	TRY(copy_file(probe, FIX_PROBE_AA_DENIED, 0755));
 	TRY(copy_file(probe, FIX_PROBE_AA_XONLY, 0755));
+	TRY(copy_file(probe, FIX_PROBE_AA_PXM, 0755));
+	TRY(copy_file(probe, FIX_PROBE_AA_PXNOM, 0755));
+	TRY(copy_file(probe, FIX_PROBE_AA_CX, 0755));
+	TRY(copy_file(probe, FIX_PROBE_AA_IXNOM, 0755));
 	TRY(copy_file(probe, FIX_PROBE_NOEXEC_BIT, 0644));
 	TRY(write_file(FIX_SCRIPT, "#!" FIX_PROBE "\n", 0755));
 	TRY(write_file(FIX_SCRIPT_XINTERP, "#!" FIX_INTERP_XONLY "\n", 0755));

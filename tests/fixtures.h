@@ -2,6 +2,8 @@
 #ifndef NOSEC_FIXTURES_H
 #define NOSEC_FIXTURES_H
 
+#include <sys/types.h>
+
 #define FIX			"/tmp/fix"
 #define FIX_PROBE		FIX "/probe"
 #define FIX_PROBE_SUID		FIX "/probe-suid"	/* setuid root */
@@ -11,6 +13,10 @@
 #define FIX_PROBE_AA		FIX "/probe-aa"		/* AppArmor profile */
 #define FIX_PROBE_AA_DENIED	FIX "/probe-aa-denied"	/* nosecdeny: deny x */
 #define FIX_PROBE_AA_XONLY	FIX "/probe-aa-xonly"	/* nosecxonly: Px, no r */
+#define FIX_PROBE_AA_PXM	FIX "/probe-aa-pxm"	/* nosecpx: Px, r and m */
+#define FIX_PROBE_AA_PXNOM	FIX "/probe-aa-pxnom"	/* nosecpx: Px, r, no m */
+#define FIX_PROBE_AA_CX		FIX "/probe-aa-cx"	/* nosecpx: Cx */
+#define FIX_PROBE_AA_IXNOM	FIX "/probe-aa-ixnom"	/* nosecpx: ix, r, no m */
 #define FIX_PROBE_TOMOYO	FIX "/probe-tomoyo"	/* a TOMOYO domain of its own */
 #define FIX_PROBE_TOMOYO_NOREAD	FIX "/probe-tomoyo-noread" /* TOMOYO: no read */
 /* TOMOYO's activation: qemu/run boots with TOMOYO_trigger= and _loader=. */
@@ -40,5 +46,7 @@
 
 extern int apparmor_loaded;
 int make_fixtures(const char *tests_dir);
+int copy_file(const char *from, const char *to, mode_t mode);
+int write_file(const char *path, const char *text, mode_t mode);
 
 #endif

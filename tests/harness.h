@@ -37,6 +37,9 @@ extern const struct test_case fuzz_cases[];
 extern const struct test_case watcher_cases[];
 extern const struct test_case failsafe_cases[];
 extern const struct test_case stress_cases[];	/* only with --stress */
+extern const struct test_case lsm_apparmor_cases[];
+extern const struct test_case lsm_landlock_cases[];
+extern const struct test_case lsm_selinux_cases[];	/* make check-lsm */
 extern const struct test_case tomoyo_cases[];	/* last: loads a policy */
 
 #define CHECK(cond, ...)						\

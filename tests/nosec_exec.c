@@ -2,8 +2,8 @@
 /*
  * The nosecurity exec (SPEC 1.1): what execve_nosecurity() keeps where a
  * plain execve() changes it (ids, capabilities, AT_SECURE, dumpability,
- * prctl state, keyrings, the AppArmor label), what it still checks (an
- * LSM's verdict, read access to the program and its interpreters), that
+ * prctl state, keyrings), what it still checks (read access to the
+ * program and its interpreters; the LSMs' verdicts: lsm_*.c), that
  * it fails exactly like execve(), the fexecve and execveat forms, that a
  * failure leaves no state, and the ioctl's bad input.  Every property is
  * checked side by side with a plain execve() of the same file in the same
@@ -300,77 +300,6 @@ static int t_keyrings(void)
 	return PASS;
 }
 
-static int t_apparmor_label(void)
-{
-	struct run p, n;
-
-	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA, NULL, &p) == 0, "plain ran");
-	CHECK(!strcmp(get(&p, "label"), "nosectest (complain)"), "plain label '%s'", get(&p, "label"));
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA, NULL, &n) == 0, "nosec ran");
-	CHECK(!strcmp(get(&n, "label"), "unconfined"), "nosec label '%s'", get(&n, "label"));
-	return PASS;
-}
-
-/* Move to AppArmor profile @profile, then to TEST_UID: 0, or -1 (errno set). */
-static int apparmor_user_in(const char *profile)
-{
-	char cmd[64];
-	int fd = open("/proc/self/attr/current", O_WRONLY), n;
-
-	if (fd < 0)
-		return -1;
-	n = snprintf(cmd, sizeof(cmd), "changeprofile %s", profile);
-	if (write(fd, cmd, n) != n) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	return drop_to_user();
-}
-
-/* An LSM that denies the exec still denies a nosecurity one. */
-static int t_apparmor_denies(void)
-{
-	struct run p, n;
-
-	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
-	CHECK(apparmor_user_in("nosecdeny") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA_DENIED, NULL, &p) == EACCES, "plain: %d", p.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA_DENIED, NULL, &n) == EACCES, "nosec: %d", n.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_PROBE, NULL, &n) == 0, "allowed file: %d", n.exec_errno);
-	CHECK(!strcmp(get(&n, "label"), "nosecdeny (enforce)"), "label '%s'", get(&n, "label"));
-	return PASS;
-}
-
-/*
- * The read check is an open for reading by the caller, LSMs included: a
- * profile that may execute a file (Px) but not read it keeps a nosecurity
- * exec out, which would otherwise run it unconfined-by-the-target and let
- * the caller read its image.
- */
-static int t_apparmor_read_checked_at_open(void)
-{
-	struct run p, n;
-	int fd;
-
-	SKIP_IF(!apparmor_loaded, "AppArmor or apparmor_parser not available in the guest");
-	CHECK(apparmor_user_in("nosecxonly") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
-	CHECK(access(FIX_PROBE_AA_XONLY, R_OK) == 0, "DAC allows reading it");
-	fd = open(FIX_PROBE_AA_XONLY, O_RDONLY);
-	CHECK(fd == -1 && errno == EACCES, "the profile must deny open for read: %d %d", fd, errno);
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA_XONLY, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), "nosecxtarget (complain)"), "plain label '%s'",
-	      get(&p, "label"));
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA_XONLY, NULL, &n) == EACCES, "nosec: %d %s",
-	      n.exec_errno, n.out);
-	CHECK(run_prog(FORCED, FIX_PROBE_AA_XONLY, NULL, &n) == EACCES, "forced: %d %s",
-	      n.exec_errno, n.out);
-	return PASS;
-}
-
 /* Read access: plain execve works, nosec fails with EACCES. */
 static int read_required(const char *path)
 {
@@ -618,9 +547,6 @@ const struct test_case nosec_exec_cases[] = {
 	{ "nosec_personality_kept", t_personality },
 	{ "nosec_rlimit_stack_kept", t_rlimit_stack },
 	{ "nosec_keyrings_kept", t_keyrings },
-	{ "nosec_apparmor_label_kept", t_apparmor_label },
-	{ "nosec_lsm_can_still_deny", t_apparmor_denies, 1 },
-	{ "nosec_read_checked_as_open_apparmor", t_apparmor_read_checked_at_open, 1 },
 	{ "nosec_read_required_program", t_read_program },
 	{ "nosec_read_required_script", t_read_script },
 	{ "nosec_read_required_script_interpreter", t_read_script_interp },

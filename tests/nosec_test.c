@@ -64,6 +64,7 @@ struct test_file {
 	const char *name;
 	const struct test_case *cases;
 	bool stress_only;	/* run only with --stress */
+	bool named_only;	/* run only when --file names it */
 };
 
 /*
@@ -84,6 +85,10 @@ static const struct test_file files[] = {
 	{ "failsafe", failsafe_cases },
 	{ "stress", fuzz_cases },
 	{ "stress", stress_cases, true },
+	{ "lsm_apparmor", lsm_apparmor_cases },
+	{ "lsm_landlock", lsm_landlock_cases },
+	/* A policy that stays for the boot: make check-lsm's SELinux boot. */
+	{ "lsm_selinux", lsm_selinux_cases, false, true },
 	{ "tomoyo", tomoyo_cases },
 };
 #define NR_FILES	(sizeof(files) / sizeof(files[0]))
@@ -117,10 +122,35 @@ static int decide_native(void)
 	return 0;
 }
 
+/* Does the comma-separated @list name @name? */
+static bool names(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 /*
- * nosec_test [--stress] [--file FILE] [NAME]: every case (with --stress,
- * the stress cases too), or those of tests/FILE.c, or those whose name
- * contains NAME.
+ * Which files run: those --file names (@only_files), or every one but
+ * those that run only when named, and the stress cases only with
+ * --stress.
+ */
+static bool file_runs(const struct test_file *f, const char *only_files,
+		      bool stress)
+{
+	if (only_files)
+		return names(only_files, f->name);
+	return !f->named_only && !(f->stress_only && !stress);
+}
+
+/*
+ * nosec_test [--stress] [--file FILE[,FILE...]] [NAME]: every case (with
+ * --stress, the stress cases too), or only those of the files named
+ * (tests/FILE.c), and of those the ones whose name contains NAME (the
+ * others are listed as skipped).
  */
 int main(int argc, char *argv[])
 {
@@ -135,20 +165,23 @@ int main(int argc, char *argv[])
 		} else if (!strcmp(argv[a], "--file") && a + 1 < argc) {
 			only_file = argv[++a];
 		} else if (argv[a][0] == '-') {
-			fprintf(stderr, "usage: nosec_test [--stress] [--file FILE] [NAME]\n");
+			fprintf(stderr, "usage: nosec_test [--stress] [--file FILE[,FILE...]] [NAME]\n");
 			return 2;
 		} else {
 			only = argv[a];
 		}
 	}
 
-	if (only_file) {
+	for (const char *p = only_file; p; p = strchr(p, ','), p = p ? p + 1 : NULL) {
 		bool known = false;
+		size_t len = strcspn(p, ",");
 
 		for (size_t f = 0; f < NR_FILES; f++)
-			known |= !strcmp(files[f].name, only_file);
+			known |= strlen(files[f].name) == len &&
+				 !strncmp(files[f].name, p, len);
 		if (!known) {
-			fprintf(stderr, "nosec_test: no file of cases tests/%s.c\n", only_file);
+			fprintf(stderr, "nosec_test: no file of cases tests/%.*s.c\n",
+				(int)len, p);
 			return 2;
 		}
 	}
@@ -164,21 +197,20 @@ int main(int argc, char *argv[])
 		return 2;
 	for (size_t f = 0; f < NR_FILES; f++)
 		for (const struct test_case *tc = files[f].cases;
-		     tc->name && !(files[f].stress_only && !stress); tc++)
+		     tc->name && file_runs(&files[f], only_file, stress); tc++)
 			n++;
 	printf("TAP version 13\n1..%zu\n", n);
 	printf("# %s\n", nosec_native ?
 	       "native series: module-only cases are skipped" :
 	       "the nosec_exec module");
 	for (size_t f = 0; f < NR_FILES; f++) {
-		if (files[f].stress_only && !stress)
+		if (!file_runs(&files[f], only_file, stress))
 			continue;
 		for (const struct test_case *tc = files[f].cases; tc->name; tc++) {
 			int r;
 
 			i++;
-			if ((only && !strstr(tc->name, only)) ||
-			    (only_file && strcmp(files[f].name, only_file))) {
+			if (only && !strstr(tc->name, only)) {
 				printf("ok %zu %s # SKIP not selected\n", i, tc->name);
 				skipped++;
 				continue;

@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/keyctl.h>
@@ -91,6 +92,7 @@ int main(int argc, char *argv[])
 {
 	unsigned long mask = 0;
 	char buf[256];
+	struct itimerval it;
 	struct rlimit rl;
 	ssize_t n;
 	int fd, sig = -1;
@@ -115,7 +117,19 @@ int main(int argc, char *argv[])
 	printf("personality=%#x\n", personality(0xffffffff));
 	getrlimit(RLIMIT_STACK, &rl);
 	printf("stack=%llu\n", (unsigned long long)rl.rlim_cur);
+	getrlimit(RLIMIT_CORE, &rl);
+	printf("core=%llu\n", (unsigned long long)rl.rlim_cur);
+	getitimer(ITIMER_REAL, &it);
+	printf("itimer_real=%ld\n", (long)it.it_value.tv_sec);
+	status_line("sigpnd", "SigPnd");
+	status_line("shdpnd", "ShdPnd");
+	status_line("sigblk", "SigBlk");
 	first_line("label", "/proc/self/attr/current");
+	/* An LSM's per-exec state (SELinux: setexeccon(), setfscreatecon()...) */
+	first_line("exec_attr", "/proc/self/attr/exec");
+	first_line("fscreate", "/proc/self/attr/fscreate");
+	first_line("keycreate", "/proc/self/attr/keycreate");
+	first_line("sockcreate", "/proc/self/attr/sockcreate");
 	first_line("tomoyo_domain", "/sys/kernel/security/tomoyo/self_domain");
 	keyring("thread_keyring", KEY_SPEC_THREAD_KEYRING);
 	keyring("process_keyring", KEY_SPEC_PROCESS_KEYRING);
@@ -127,7 +141,10 @@ int main(int argc, char *argv[])
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	buf[n < 0 ? 0 : n] = 0;
 	printf("exe=%s\n", buf);
-	/* Which fds point to the nosec device: none may leak into a program. */
+	/*
+	 * Which fds point to the nosec device: none may leak into a program.
+	 * What every fd above stderr points to (fdpathN).
+	 */
 	for (fd = 0; fd < 64; fd++) {
 		char link[64];
 
@@ -137,6 +154,8 @@ int main(int argc, char *argv[])
 			buf[n] = 0;
 			if (strstr(buf, "nosec_exec"))
 				printf("device_fd=%d\n", fd);
+			if (fd > 2)
+				printf("fdpath%d=%s\n", fd, buf);
 		}
 	}
 	for (int i = 1; i < argc; i++)

@@ -442,8 +442,9 @@ EOF
 	rm -f "$work"/out.*
 	label plain "$aa/attached" >"$work/out.plain" 2>&1
 	label nosec "$aa/attached" >"$work/out.nosec" 2>&1
-	check "AppArmor attachment: plain exec attaches nosec-attached, nosecurity exec keeps 'unconfined'" \
-		eval 'is plain "nosec-attached (enforce)" && is nosec unconfined'
+	check "AppArmor attachment: plain exec attaches nosec-attached, nosecurity exec refused (Operation not permitted)" \
+		eval 'is plain "nosec-attached (enforce)" && has nosec "Operation not permitted" &&
+		      hasnt nosec unconfined'
 	# In the confined parent (a bash attached to nosec-parent): each
 	# child exec'd plainly, then with nosec-run, then from a forced shell.
 	in_parent() { as_user "$aa/parent" -c "$1"; }
@@ -457,9 +458,10 @@ EOF
 		px) want="nosec-child (enforce)" ;;
 		cx) want="nosec-parent//sub (enforce)" ;;
 		esac
-		check "AppArmor ${c^}: plain exec moves to '$want', nosecurity and forced execs stay 'nosec-parent (enforce)'" \
-			eval 'is plain "$want" && is nosec "nosec-parent (enforce)" &&
-			      is forced "nosec-parent (enforce)"'
+		check "AppArmor ${c^}: plain exec moves to '$want', nosecurity and forced execs refused (Operation not permitted)" \
+			eval 'is plain "$want" && has nosec "Operation not permitted" &&
+			      has forced "Operation not permitted" &&
+			      hasnt nosec "nosec-parent" && hasnt forced "nosec-parent"'
 	done
 	rm -f "$work"/out.*
 	in_parent "$aa/denied /etc/hostname" >"$work/out.plain" 2>&1

@@ -506,23 +506,48 @@ static unsigned long audit_find(int type, const char *const needles[])
 	return 0;
 }
 
-/* Run @how of FIX_PROBE as TEST_UID (restricted first if @restricted). */
-static pid_t audited_exec(enum how how, int restricted)
+/* Run @how of @path as TEST_UID (restricted first if @restricted). */
+static pid_t audited_exec_of(enum how how, const char *path, int restricted)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		char *argv[] = { FIX_PROBE, NULL };
+		char *argv[] = { (char *)path, NULL };
 		int null = open("/dev/null", O_WRONLY);
 
 		dup2(null, 1);
 		setup_user();
 		if (restricted)
 			nosec_restrict_exec();
-		_exit(do_exec(how, FIX_PROBE, argv));
+		_exit(do_exec(how, path, argv));
 	}
 	wait_status(pid);
 	return pid;
+}
+
+static pid_t audited_exec(enum how how, int restricted)
+{
+	return audited_exec_of(how, FIX_PROBE, restricted);
+}
+
+/* Does event @serial hold a record of @type? */
+static int audit_event_has(unsigned long serial, int type)
+{
+	char prefix[16], tag[32];
+	const char *p = audit_log_text;
+
+	snprintf(prefix, sizeof(prefix), "%d ", type);
+	snprintf(tag, sizeof(tag), ":%lu)", serial);
+	while (p && *p) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (!strncmp(p, prefix, strlen(prefix)) &&
+		    memmem(p, n, tag, strlen(tag)))
+			return 1;
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
 }
 
 /* "syscall=N " of the nosecurity exec's SYSCALL record. */
@@ -636,6 +661,52 @@ static int t_audit_sees_nosec_exec(void)
 	return ret;
 }
 
+/*
+ * A file with capabilities, run by TEST_UID: the plain exec raises them
+ * and audit says so (a BPRM_FCAPS record); a nosecurity exec grants none,
+ * and audit must not say it did.
+ */
+static int t_audit_no_fcaps_record(void)
+{
+	char pidp[32], pidn[32], pidf[32];
+	pid_t plain, nosec, forced;
+	int ret;
+
+	audit_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	SKIP_IF(audit_fd < 0, "no audit netlink in this kernel");
+	ret = audit_set(1, getpid());
+	CHECK(ret == 0, "enable audit, be its daemon: %d", ret);
+	ret = audit_exec_rule(AUDIT_ADD_RULE);
+	CHECK(ret == 0, "add -S execve,execveat: %d", ret);
+	audit_log_text[0] = 0;
+	plain = audited_exec_of(PLAIN, FIX_PROBE_CAPS, 0);
+	nosec = audited_exec_of(NOSEC, FIX_PROBE_CAPS, 0);
+	forced = audited_exec_of(FORCED, FIX_PROBE_CAPS, 0);
+	audit_collect(1500);
+	audit_exec_rule(AUDIT_DEL_RULE);
+	audit_set(0, 0);
+	snprintf(pidp, sizeof(pidp), " pid=%d ", plain);
+	snprintf(pidn, sizeof(pidn), " pid=%d ", nosec);
+	snprintf(pidf, sizeof(pidf), " pid=%d ", forced);
+	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidp, NULL });
+	CHECK(ret, "plain exec: no SYSCALL record:\n%s", audit_log_text);
+	/* BPRM_FCAPS carries no pid: the plain exec's event serial. */
+	CHECK(audit_event_has(ret, AUDIT_BPRM_FCAPS),
+	      "plain exec of a file with capabilities: no BPRM_FCAPS record:\n%s",
+	      audit_log_text);
+	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidn, NULL });
+	CHECK(ret, "nosecurity exec: no SYSCALL record:\n%s", audit_log_text);
+	CHECK(!audit_event_has(ret, AUDIT_BPRM_FCAPS),
+	      "nosecurity exec: a BPRM_FCAPS record for capabilities not granted:\n%s",
+	      audit_log_text);
+	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidf, NULL });
+	CHECK(ret, "forced exec: no SYSCALL record:\n%s", audit_log_text);
+	CHECK(!audit_event_has(ret, AUDIT_BPRM_FCAPS),
+	      "forced exec: a BPRM_FCAPS record for capabilities not granted:\n%s",
+	      audit_log_text);
+	return PASS;
+}
+
 /* ---- the arming itself ---- */
 
 static int t_armed_bit_without_arming(void)
@@ -718,6 +789,7 @@ const struct test_case watcher_cases[] = {
 	{ "seccomp_allow_runs_it", t_seccomp_allow },
 	{ "ptrace_sees_ioctl_become_execveat", t_ptrace_sees_execveat },
 	{ "audit_records_nosec_and_denied_execs", t_audit_sees_nosec_exec, 1 },
+	{ "audit_no_fcaps_record_for_nosec_exec", t_audit_no_fcaps_record, 1 },
 	{ "armed_bit_without_arming_einval", t_armed_bit_without_arming },
 	{ "failed_nosec_exec_keeps_registers", t_failed_exec_keeps_registers,
 	  .module_only = "the ioctl of /dev/nosec_exec" },
