@@ -76,9 +76,10 @@ check-kernels:
 
 # The LSM cases on 6.1 and the newest 6.12, booted once with SELinux
 # enforcing (a policy of our own, tests/selinux/) and once with AppArmor,
-# Landlock and TOMOYO stacked as Debian boots them.
+# Landlock and TOMOYO stacked as Debian boots them; then on the kernel
+# with our series, with Smack as well.
 check-lsm:
-	qemu/deps --lsm
+	qemu/deps --lsm --native
 	$(MAKE) userspace tests
 	qemu/check-lsm
 

@@ -18,20 +18,24 @@
  *    (keep_domain, or no policy loaded) runs;
  *  - every LSM judges it as an exec that stays in the caller's domain, by
  *    the rule that LSM applies to such an exec, or refuses it:
- *    SELinux's bprm hook and commoncap's run as under no_new_privs
- *    (LSM_UNSAFE_NO_NEW_PRIVS for their call only), so SELinux keeps the
- *    caller's context and checks execute_no_trans, a pending exec
- *    context fails (EPERM), and commoncap neither raises capabilities
- *    nor audits a raise; the creds the LSMs computed are kept, with what
- *    they reset for an exec (SELinux's create contexts, its exec context,
- *    the context the transition side effects compare with), and the
- *    caller's ids, capabilities, securebits and keyrings are put back
- *    into them; an exec whose label an LSM changed all the same (an
- *    AppArmor transition, a bounded SELinux one) fails with EPERM;
+ *    SELinux's bprm_creds_for_exec hook runs as under no_new_privs
+ *    (LSM_UNSAFE_NO_NEW_PRIVS for its call only), so SELinux keeps the
+ *    caller's context and checks execute_no_trans, and a pending exec
+ *    context fails (EPERM); commoncap's bprm_creds_from_file, which
+ *    only computes what a nosecurity exec ignores (set-ID, file
+ *    capabilities), does not run; the creds the LSMs computed are
+ *    kept, with what they reset for an exec (SELinux's create
+ *    contexts, its exec context, the context its transition side
+ *    effects compare with), and the caller's ids, capabilities,
+ *    securebits and keyrings are put back into them; an exec whose
+ *    label an LSM changed all the same (an AppArmor transition, a
+ *    bounded SELinux one) fails with EPERM;
  *    per_clear is cleared, which keeps the personality, and secureexec
  *    (AT_SECURE, and with it the pdeath_signal clear and the
- *    RLIMIT_STACK reset) is what a plain exec of a plain file would give
- *    the caller: 0 for an ordinary caller, 1 for a set-ID one;
+ *    RLIMIT_STACK reset) is what an LSM asked for (AppArmor, for a Px
+ *    rule to the caller's own profile) or what a plain exec of a plain
+ *    file would give the caller: 0 for an ordinary caller, 1 for a
+ *    set-ID one;
  *  - at security_bprm_committing_creds() the caller's dumpability is put
  *    back (unless the kernel chose a safer one), and any exec that
  *    reaches it with ids, capabilities or keyrings that are not the
@@ -410,19 +414,13 @@ static void nosec_keep_caller_creds(struct cred *new, const struct cred *old)
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
 	struct nosec_task *t = nosec_task_current();
-	unsigned int unsafe = bprm->unsafe;
 	int ret;
 
 	if (!t)
 		return -EPERM;
-	/*
-	 * commoncap, the one LSM with this hook, as under no_new_privs: it
-	 * grants nothing and so audits no capability raise (BPRM_FCAPS).
-	 */
-	bprm->unsafe |= LSM_UNSAFE_NO_NEW_PRIVS;
+	/* Every LSM's hook but commoncap's (nosec_cap_creds_from_file()). */
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
 				   (unsigned long)bprm, (unsigned long)file);
-	bprm->unsafe = unsafe;
 	if (ret)
 		return ret;
 	/*
@@ -441,12 +439,26 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 	}
 
 	nosec_keep_caller_creds(bprm->cred, current_cred());
-	bprm->secureexec = nosec_plain_secureexec(bprm->cred);
+	/* What an LSM asked for an exec in place (AppArmor), and more. */
+	bprm->secureexec |= nosec_plain_secureexec(bprm->cred);
 	bprm->per_clear = 0;
 
 	t->saved_dumpable = current->mm ? get_dumpable(current->mm) :
 					  SUID_DUMP_USER;
 	return nosec_task_set_flags(NOSEC_TASK_CREDS_KEPT);
+}
+
+/*
+ * commoncap's bprm_creds_from_file hook computes set-ID and file
+ * capability credentials, which a nosecurity exec ignores: it does not
+ * run.  Run, it would audit a capability raise that does not happen
+ * (BPRM_FCAPS), and, asked as under no_new_privs, a CAP_SETUID check the
+ * caller never made.
+ */
+static int nosec_cap_creds_from_file(struct linux_binprm *bprm,
+				     struct file *file)
+{
+	return 0;
 }
 
 /*
@@ -501,6 +513,15 @@ void nosec_open_exec_pre(struct pt_regs *regs)
 void nosec_creds_from_file_pre(struct pt_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_creds_from_file);
+}
+
+/**
+ * nosec_cap_creds_from_file_pre() - no set-ID or file capabilities
+ * @regs: registers at the entry of cap_bprm_creds_from_file()
+ */
+void nosec_cap_creds_from_file_pre(struct pt_regs *regs)
+{
+	nosec_redirect_if_nosec(regs, nosec_cap_creds_from_file);
 }
 
 /**

@@ -169,6 +169,7 @@ enum nosec_hook_id {
 	NOSEC_HOOK_BPRM_CHECK,
 	NOSEC_HOOK_OPEN_EXEC,
 	NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
+	NOSEC_HOOK_CAP_CREDS_FROM_FILE,
 	NOSEC_HOOK_BPRM_COMMITTING_CREDS,
 	NOSEC_HOOK_TASK_FREE,
 	NOSEC_HOOK_TASK_ALLOC,
@@ -221,6 +222,7 @@ void nosec_ban_bprm_execve_pre(struct pt_regs *regs);
 void nosec_bprm_check_pre(struct pt_regs *regs);
 void nosec_open_exec_pre(struct pt_regs *regs);
 void nosec_creds_from_file_pre(struct pt_regs *regs);
+void nosec_cap_creds_from_file_pre(struct pt_regs *regs);
 void nosec_committing_creds_pre(struct pt_regs *regs);
 void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs);
 void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs);

@@ -107,7 +107,8 @@ int lsm_expected(const char *name);
 			CHECK(!lsm_expected(name),			\
 			      "this boot is for " name ", which is not active"); \
 			SKIP_IF(1, name " is not active in this boot"	\
-				" (make check-lsm boots it)");		\
+				" (make check-lsm boots every LSM the"	\
+				" kernel builds)");			\
 		}							\
 	} while (0)
 

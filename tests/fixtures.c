@@ -107,9 +107,10 @@ static int load_apparmor_profile(void)
 		return -1;
 	/* nosectest: a plain exec of probe-aa moves to it.  nosecdeny:
 	 * allows everything but executing probe-aa-denied.  nosecxonly:
-	 * may execute probe-aa-xonly, moving to nosecxtarget, but not read
-	 * it (AppArmor checks files at open, DAC would allow).  nosecpx:
-	 * Px with and without m, Cx, ix without m, change_onexec. */
+	 * may execute probe-aa-xonly in place (ix), but not read it
+	 * (AppArmor checks files at open, DAC would allow).  nosecpx:
+	 * Px with and without m, Cx, ix without m, change_onexec, Px to
+	 * itself. */
 	if (write_file(prof, "profile nosectest " FIX_PROBE_AA
 		       " flags=(complain) {\n}\n"
 		       "profile nosecdeny {\n  file,\n  capability,\n"
@@ -124,12 +125,13 @@ static int load_apparmor_profile(void)
 		       "  " FIX_PROBE_AA_CX " Cx -> sub,\n"
 		       "  " FIX_PROBE_AA_IXNOM " ix,\n"
 		       "  deny " FIX_PROBE_AA_IXNOM " m,\n"
+		       "  " FIX_PROBE_AA_PXSELF " Px -> nosecpx,\n"
 		       "  change_profile -> nosecxtarget,\n"
 		       "  change_profile -> nosecpx,\n"
 		       "  profile sub flags=(complain) {\n  }\n}\n"
 		       "profile nosecxonly {\n  /** rwmlk,\n  capability,\n"
 		       "  signal,\n  unix,\n  deny " FIX_PROBE_AA_XONLY " r,\n"
-		       "  " FIX_PROBE_AA_XONLY " Px -> nosecxtarget,\n}\n", 0644))
+		       "  " FIX_PROBE_AA_XONLY " ix,\n}\n", 0644))
 		return -1;
 	pid = fork();
 	if (pid == 0) {
@@ -189,6 +191,7 @@ int make_fixtures(const char *tests_dir)
 	TRY(copy_file(probe, FIX_PROBE_AA_PXNOM, 0755));
 	TRY(copy_file(probe, FIX_PROBE_AA_CX, 0755));
 	TRY(copy_file(probe, FIX_PROBE_AA_IXNOM, 0755));
+	TRY(copy_file(probe, FIX_PROBE_AA_PXSELF, 0755));
 	TRY(copy_file(probe, FIX_PROBE_NOEXEC_BIT, 0644));
 	TRY(write_file(FIX_SCRIPT, "#!" FIX_PROBE "\n", 0755));
 	TRY(write_file(FIX_SCRIPT_XINTERP, "#!" FIX_INTERP_XONLY "\n", 0755));

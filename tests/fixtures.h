@@ -12,11 +12,12 @@
 #define FIX_PROBE_XONLY		FIX "/probe-xonly"	/* mode 0711 */
 #define FIX_PROBE_AA		FIX "/probe-aa"		/* AppArmor profile */
 #define FIX_PROBE_AA_DENIED	FIX "/probe-aa-denied"	/* nosecdeny: deny x */
-#define FIX_PROBE_AA_XONLY	FIX "/probe-aa-xonly"	/* nosecxonly: Px, no r */
+#define FIX_PROBE_AA_XONLY	FIX "/probe-aa-xonly"	/* nosecxonly: ix, no r */
 #define FIX_PROBE_AA_PXM	FIX "/probe-aa-pxm"	/* nosecpx: Px, r and m */
 #define FIX_PROBE_AA_PXNOM	FIX "/probe-aa-pxnom"	/* nosecpx: Px, r, no m */
 #define FIX_PROBE_AA_CX		FIX "/probe-aa-cx"	/* nosecpx: Cx */
 #define FIX_PROBE_AA_IXNOM	FIX "/probe-aa-ixnom"	/* nosecpx: ix, r, no m */
+#define FIX_PROBE_AA_PXSELF	FIX "/probe-aa-pxself"	/* nosecpx: Px -> nosecpx */
 #define FIX_PROBE_TOMOYO	FIX "/probe-tomoyo"	/* a TOMOYO domain of its own */
 #define FIX_PROBE_TOMOYO_NOREAD	FIX "/probe-tomoyo-noread" /* TOMOYO: no read */
 /* TOMOYO's activation: qemu/run boots with TOMOYO_trigger= and _loader=. */

@@ -40,6 +40,7 @@ extern const struct test_case stress_cases[];	/* only with --stress */
 extern const struct test_case lsm_apparmor_cases[];
 extern const struct test_case lsm_landlock_cases[];
 extern const struct test_case lsm_selinux_cases[];	/* make check-lsm */
+extern const struct test_case lsm_smack_cases[];
 extern const struct test_case tomoyo_cases[];	/* last: loads a policy */
 
 #define CHECK(cond, ...)						\

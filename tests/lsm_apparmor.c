@@ -145,6 +145,27 @@ static int t_apparmor_ix_without_m_runs(void)
 	return PASS;
 }
 
+/*
+ * Px to the caller's own profile: no move, so it runs; and the rule asks
+ * for a scrubbed environment (AT_SECURE), which the nosecurity exec keeps
+ * as a plain exec does.
+ */
+static int t_apparmor_px_to_own_profile(void)
+{
+	struct run p, n;
+
+	APPARMOR_CASE_START();
+	CHECK(apparmor_user_in("nosecpx") == 0, "change_profile, drop to uid %d: %d",
+	      TEST_UID, errno);
+	CHECK(run_prog(PLAIN, FIX_PROBE_AA_PXSELF, NULL, &p) == 0, "plain: %d", p.exec_errno);
+	CHECK(!strcmp(get(&p, "label"), "nosecpx (enforce)") && getl(&p, "at_secure") == 1,
+	      "plain: label '%s', AT_SECURE %s", get(&p, "label"), get(&p, "at_secure"));
+	CHECK(run_prog(NOSEC, FIX_PROBE_AA_PXSELF, NULL, &n) == 0, "nosec: %d", n.exec_errno);
+	CHECK(!strcmp(get(&n, "label"), "nosecpx (enforce)") && getl(&n, "at_secure") == 1,
+	      "nosec: label '%s', AT_SECURE %s", get(&n, "label"), get(&n, "at_secure"));
+	return PASS;
+}
+
 static void onexec_target(void)
 {
 	write_text("/proc/self/attr/exec", "exec nosecxtarget");
@@ -196,8 +217,9 @@ static int t_apparmor_denies(void)
 
 /*
  * The read check is an open for reading by the caller, LSMs included: a
- * profile that may execute a file (Px) but not read it keeps a nosecurity
- * exec out (EACCES, before the Px rule is looked at).
+ * profile that may execute a file in place (ix) but not read it runs it
+ * by a plain exec (whose own open AppArmor lets through) and keeps a
+ * nosecurity exec out (EACCES).
  */
 static int t_apparmor_read_checked_at_open(void)
 {
@@ -211,7 +233,7 @@ static int t_apparmor_read_checked_at_open(void)
 	fd = open(FIX_PROBE_AA_XONLY, O_RDONLY);
 	CHECK(fd == -1 && errno == EACCES, "the profile must deny open for read: %d %d", fd, errno);
 	CHECK(run_prog(PLAIN, FIX_PROBE_AA_XONLY, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), "nosecxtarget (complain)"), "plain label '%s'",
+	CHECK(!strcmp(get(&p, "label"), "nosecxonly (enforce)"), "plain label '%s'",
 	      get(&p, "label"));
 	CHECK(run_prog(NOSEC, FIX_PROBE_AA_XONLY, NULL, &n) == EACCES, "nosec: %d %s",
 	      n.exec_errno, n.out);
@@ -226,6 +248,7 @@ const struct test_case lsm_apparmor_cases[] = {
 	{ "apparmor_cx_refused", t_apparmor_cx_refused, 1 },
 	{ "apparmor_ix_without_m_runs", t_apparmor_ix_without_m_runs, 1 },
 	{ "apparmor_pending_onexec", t_apparmor_pending_onexec, 1 },
+	{ "apparmor_px_to_own_profile_keeps_at_secure", t_apparmor_px_to_own_profile, 1 },
 	{ "nosec_lsm_can_still_deny", t_apparmor_denies, 1 },
 	{ "nosec_read_checked_as_open_apparmor", t_apparmor_read_checked_at_open, 1 },
 	{ NULL },

@@ -87,8 +87,12 @@ static const struct test_file files[] = {
 	{ "stress", stress_cases, true },
 	{ "lsm_apparmor", lsm_apparmor_cases },
 	{ "lsm_landlock", lsm_landlock_cases },
-	/* A policy that stays for the boot: make check-lsm's SELinux boot. */
+	/*
+	 * Only where make check-lsm boots their LSM: SELinux (whose policy
+	 * stays for the boot) and Smack (the series' kernel).
+	 */
 	{ "lsm_selinux", lsm_selinux_cases, false, true },
+	{ "lsm_smack", lsm_smack_cases, false, true },
 	{ "tomoyo", tomoyo_cases },
 };
 #define NR_FILES	(sizeof(files) / sizeof(files[0]))

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
@@ -28,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/netlink.h>
 #include <linux/ptrace.h>
@@ -506,8 +508,28 @@ static unsigned long audit_find(int type, const char *const needles[])
 	return 0;
 }
 
-/* Run @how of @path as TEST_UID (restricted first if @restricted). */
-static pid_t audited_exec_of(enum how how, const char *path, int restricted)
+/* TEST_UID, CAP_NET_RAW kept in the permitted set only. */
+static void setup_user_holding_net_raw(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
+	    setresuid(TEST_UID, TEST_UID, TEST_UID))
+		_exit(98);
+	d[0].permitted = 1u << CAP_NET_RAW;
+	if (syscall(SYS_capset, &h, d))
+		_exit(97);
+	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
+}
+
+/*
+ * Run @how of @path as TEST_UID (restricted first if @restricted; holding
+ * CAP_NET_RAW in its permitted set if @holds_net_raw).
+ */
+static pid_t audited_exec_of(enum how how, const char *path, int restricted,
+			     int holds_net_raw)
 {
 	pid_t pid = fork();
 
@@ -516,7 +538,10 @@ static pid_t audited_exec_of(enum how how, const char *path, int restricted)
 		int null = open("/dev/null", O_WRONLY);
 
 		dup2(null, 1);
-		setup_user();
+		if (holds_net_raw)
+			setup_user_holding_net_raw();
+		else
+			setup_user();
 		if (restricted)
 			nosec_restrict_exec();
 		_exit(do_exec(how, path, argv));
@@ -527,7 +552,7 @@ static pid_t audited_exec_of(enum how how, const char *path, int restricted)
 
 static pid_t audited_exec(enum how how, int restricted)
 {
-	return audited_exec_of(how, FIX_PROBE, restricted);
+	return audited_exec_of(how, FIX_PROBE, restricted, 0);
 }
 
 /* Does event @serial hold a record of @type? */
@@ -636,7 +661,8 @@ static int check_watch_only(void)
 	return PASS;
 }
 
-static int t_audit_sees_nosec_exec(void)
+/* Be the audit daemon, with the rule -S execve,execveat: PASS, SKIP, FAIL. */
+static int audit_start(void)
 {
 	int ret;
 
@@ -646,6 +672,16 @@ static int t_audit_sees_nosec_exec(void)
 	CHECK(ret == 0, "enable audit, be its daemon: %d", ret);
 	ret = audit_exec_rule(AUDIT_ADD_RULE);
 	CHECK(ret == 0, "add -S execve,execveat: %d", ret);
+	return PASS;
+}
+
+static int t_audit_sees_nosec_exec(void)
+{
+	int ret;
+
+	ret = audit_start();
+	if (ret != PASS)
+		return ret;
 	ret = audit_watch_rule(AUDIT_ADD_RULE, FIX_PROBE);
 	CHECK(ret == 0, "add -w " FIX_PROBE " -p x: %d", ret);
 	ret = check_audited();
@@ -664,30 +700,31 @@ static int t_audit_sees_nosec_exec(void)
 /*
  * A file with capabilities, run by TEST_UID: the plain exec raises them
  * and audit says so (a BPRM_FCAPS record); a nosecurity exec grants none,
- * and audit must not say it did.
+ * and audit must not say it did, nor for a caller that already holds
+ * the file's capability in its permitted set (whose effective set a plain
+ * exec would raise).
  */
 static int t_audit_no_fcaps_record(void)
 {
-	char pidp[32], pidn[32], pidf[32];
-	pid_t plain, nosec, forced;
+	char pidp[32], pidn[32], pidf[32], pidh[32];
+	pid_t plain, nosec, forced, holder;
 	int ret;
 
-	audit_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
-	SKIP_IF(audit_fd < 0, "no audit netlink in this kernel");
-	ret = audit_set(1, getpid());
-	CHECK(ret == 0, "enable audit, be its daemon: %d", ret);
-	ret = audit_exec_rule(AUDIT_ADD_RULE);
-	CHECK(ret == 0, "add -S execve,execveat: %d", ret);
+	ret = audit_start();
+	if (ret != PASS)
+		return ret;
 	audit_log_text[0] = 0;
-	plain = audited_exec_of(PLAIN, FIX_PROBE_CAPS, 0);
-	nosec = audited_exec_of(NOSEC, FIX_PROBE_CAPS, 0);
-	forced = audited_exec_of(FORCED, FIX_PROBE_CAPS, 0);
+	plain = audited_exec_of(PLAIN, FIX_PROBE_CAPS, 0, 0);
+	nosec = audited_exec_of(NOSEC, FIX_PROBE_CAPS, 0, 0);
+	forced = audited_exec_of(FORCED, FIX_PROBE_CAPS, 0, 0);
+	holder = audited_exec_of(NOSEC, FIX_PROBE_CAPS, 0, 1);
 	audit_collect(1500);
 	audit_exec_rule(AUDIT_DEL_RULE);
 	audit_set(0, 0);
 	snprintf(pidp, sizeof(pidp), " pid=%d ", plain);
 	snprintf(pidn, sizeof(pidn), " pid=%d ", nosec);
 	snprintf(pidf, sizeof(pidf), " pid=%d ", forced);
+	snprintf(pidh, sizeof(pidh), " pid=%d ", holder);
 	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidp, NULL });
 	CHECK(ret, "plain exec: no SYSCALL record:\n%s", audit_log_text);
 	/* BPRM_FCAPS carries no pid: the plain exec's event serial. */
@@ -703,6 +740,12 @@ static int t_audit_no_fcaps_record(void)
 	CHECK(ret, "forced exec: no SYSCALL record:\n%s", audit_log_text);
 	CHECK(!audit_event_has(ret, AUDIT_BPRM_FCAPS),
 	      "forced exec: a BPRM_FCAPS record for capabilities not granted:\n%s",
+	      audit_log_text);
+	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidh, NULL });
+	CHECK(ret, "nosecurity exec, caller holding CAP_NET_RAW: no SYSCALL record:\n%s",
+	      audit_log_text);
+	CHECK(!audit_event_has(ret, AUDIT_BPRM_FCAPS),
+	      "nosecurity exec, caller holding CAP_NET_RAW: a BPRM_FCAPS record:\n%s",
 	      audit_log_text);
 	return PASS;
 }

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Smack (built by the series' kernel, not by Debian's): a SMACK64EXEC
+ * label on a program moves a plain exec to that label; a nosecurity exec
+ * may not move, and Smack refuses it (EPERM).  Without the label, the
+ * program runs in the caller's label.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "nosec.h"
+#include "fixtures.h"
+#include "harness.h"
+#include "common.h"
+
+#define SMACKFS		"/sys/fs/smackfs"
+#define SMACK_DIR	"/tmp/nosec-smack"
+#define SMACK_EXEC	SMACK_DIR "/exec"	/* SMACK64EXEC=nosecexec */
+#define SMACK_PLAIN	SMACK_DIR "/plain"	/* no SMACK64EXEC */
+
+/* The files, and a rule that lets the program write its output back. */
+static int smack_ready(void)
+{
+	static const char rule[] = "nosecexec _ rwxa";
+
+	if (access(SMACKFS "/load2", W_OK) &&
+	    mount("smackfs", SMACKFS, "smackfs", 0, NULL))
+		return -1;
+	if (write_text(SMACKFS "/load2", rule))
+		return -1;
+	mkdir(SMACK_DIR, 0755);
+	if (copy_file(FIX_PROBE, SMACK_EXEC, 0755) ||
+	    copy_file(FIX_PROBE, SMACK_PLAIN, 0755))
+		return -1;
+	return setxattr(SMACK_EXEC, "security.SMACK64EXEC", "nosecexec",
+			strlen("nosecexec"), 0);
+}
+
+static int t_smack64exec_refused(void)
+{
+	struct run p, n, f;
+
+	LSM_CASE_START("smack");
+	CHECK(smack_ready() == 0, "Smack rule and files: %s", strerror(errno));
+	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
+	CHECK(run_prog(PLAIN, SMACK_EXEC, NULL, &p) == 0, "plain: %d", p.exec_errno);
+	CHECK(!strcmp(get(&p, "label"), "nosecexec"), "plain label '%s'", get(&p, "label"));
+	CHECK(run_prog(NOSEC, SMACK_EXEC, NULL, &n) == EPERM, "nosec: %d, label '%s'",
+	      n.exec_errno, get(&n, "label"));
+	CHECK(run_prog(FORCED, SMACK_EXEC, NULL, &f) == EPERM, "forced: %d, label '%s'",
+	      f.exec_errno, get(&f, "label"));
+	CHECK(run_prog(NOSEC, SMACK_PLAIN, NULL, &n) == 0, "nosec, no label: %d",
+	      n.exec_errno);
+	CHECK(!strcmp(get(&n, "label"), "_"), "nosec label '%s'", get(&n, "label"));
+	return PASS;
+}
+
+const struct test_case lsm_smack_cases[] = {
+	{ "smack64exec_refused", t_smack64exec_refused, 1 },
+	{ NULL },
+};
