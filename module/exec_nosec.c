@@ -46,9 +46,9 @@
 #include <linux/binfmts.h>
 #include <linux/cred.h>
 #include <linux/err.h>
-#include <linux/key.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/key.h>
 #include <linux/mount.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>

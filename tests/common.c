@@ -19,6 +19,7 @@
 #include <linux/seccomp.h>
 
 #include "nosec.h"
+#include "harness.h"
 #include "common.h"
 
 int nosec_native;
@@ -192,6 +193,33 @@ int run_prog(enum how how, const char *path, void (*setup)(void),
 		return r->exec_errno;
 	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
 	       getl(r, "end") == 1 ? 0 : -1;
+}
+
+static const char *const how_names[] = {
+	[PLAIN] = "plain", [NOSEC] = "nosec", [FORCED] = "forced",
+	[NOSEC_FD] = "nosec (fd)", [NOSEC_IOCTL] = "nosec (ioctl)",
+};
+
+int runs_as(enum how how, const char *path, void (*setup)(void),
+	    const char *label)
+{
+	struct run r;
+	int err = run_prog(how, path, setup, &r);
+
+	CHECK(err == 0, "%s %s: %d", how_names[how], path, err);
+	CHECK(!strcmp(get(&r, "label"), label), "%s %s: label '%s', want '%s'",
+	      how_names[how], path, get(&r, "label"), label);
+	return PASS;
+}
+
+int refused(enum how how, const char *path, void (*setup)(void), int err)
+{
+	struct run r;
+	int got = run_prog(how, path, setup, &r);
+
+	CHECK(got == err, "%s %s: %d, want %d (label '%s')", how_names[how],
+	      path, got, err, get(&r, "label"));
+	return PASS;
 }
 
 /* ---- small helpers ---- */

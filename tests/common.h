@@ -64,6 +64,13 @@ int do_exec(enum how how, const char *path, char *const argv[]);
 int capture(void (*child)(void *arg), void *arg, struct run *r);
 int run_prog(enum how how, const char *path, void (*setup)(void),
 	     struct run *r);
+/*
+ * @how of @path (after @setup) runs, under the LSM label @label; or is
+ * refused with @err.  PASS, or FAIL with a message saying what happened.
+ */
+int runs_as(enum how how, const char *path, void (*setup)(void),
+	    const char *label);
+int refused(enum how how, const char *path, void (*setup)(void), int err);
 int child_execve_errno(const char *path);
 int wait_status(pid_t pid);
 int killed_before_running(const struct run *r);

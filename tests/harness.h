@@ -55,6 +55,15 @@ extern const struct test_case tomoyo_cases[];	/* last: loads a policy */
 		}							\
 	} while (0)
 
+/* A check made by a helper that prints its own message: PASS or return. */
+#define CHECK_PASS(expr)						\
+	do {								\
+		int r_ = (expr);					\
+									\
+		if (r_ != PASS)						\
+			return r_;					\
+	} while (0)
+
 #define SKIP_IF(cond, why)						\
 	do {								\
 		if (cond) {						\

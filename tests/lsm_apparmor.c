@@ -28,21 +28,19 @@
 		      "profiles did not load (apparmor_parser in the guest?)"); \
 	} while (0)
 
-/* Move to AppArmor profile @profile, then to TEST_UID: 0, or -1 (errno set). */
+/* Move to AppArmor profile @profile, then to TEST_UID: PASS or FAIL. */
 static int apparmor_user_in(const char *profile)
 {
 	char cmd[64];
 	int fd = open("/proc/self/attr/current", O_WRONLY), n;
 
-	if (fd < 0)
-		return -1;
+	CHECK(fd >= 0, "open /proc/self/attr/current: %s", strerror(errno));
 	n = snprintf(cmd, sizeof(cmd), "changeprofile %s", profile);
-	if (write(fd, cmd, n) != n) {
-		close(fd);
-		return -1;
-	}
+	CHECK(write(fd, cmd, n) == n, "change_profile to %s: %s", profile,
+	      strerror(errno));
 	close(fd);
-	return drop_to_user();
+	CHECK(drop_to_user() == 0, "drop to uid %d: %s", TEST_UID, strerror(errno));
+	return PASS;
 }
 
 /* May the caller map @path executable itself?  0, or the errno. */
@@ -66,18 +64,13 @@ static int map_exec_errno(const char *path)
  * profile attached: refused. */
 static int t_apparmor_attached_refused(void)
 {
-	struct run p, n;
 	long before;
 
 	APPARMOR_CASE_START();
 	before = stat_value("lsm_refused");
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA, NULL, &p) == 0, "plain ran");
-	CHECK(!strcmp(get(&p, "label"), "nosectest (complain)"), "plain label '%s'",
-	      get(&p, "label"));
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA, NULL, &n) == EPERM, "nosec: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
-	CHECK(run_prog(FORCED, FIX_PROBE_AA, NULL, &n) == EPERM, "forced: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
+	CHECK_PASS(runs_as(PLAIN, FIX_PROBE_AA, NULL, "nosectest (complain)"));
+	CHECK_PASS(refused(NOSEC, FIX_PROBE_AA, NULL, EPERM));
+	CHECK_PASS(refused(FORCED, FIX_PROBE_AA, NULL, EPERM));
 	if (!nosec_native)
 		CHECK(stat_value("lsm_refused") == before + 2, "lsm_refused %ld -> %ld",
 		      before, stat_value("lsm_refused"));
@@ -88,23 +81,16 @@ static int t_apparmor_attached_refused(void)
 static int t_apparmor_px_refused(void)
 {
 	static const char *const px[] = { FIX_PROBE_AA_PXM, FIX_PROBE_AA_PXNOM };
-	struct run p, n;
 
 	APPARMOR_CASE_START();
-	CHECK(apparmor_user_in("nosecpx") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
+	CHECK_PASS(apparmor_user_in("nosecpx"));
 	CHECK(map_exec_errno(FIX_PROBE_AA_PXM) == 0, "m: the caller may map it");
 	CHECK(map_exec_errno(FIX_PROBE_AA_PXNOM) == EACCES,
 	      "no m: the caller may not map it: %d", map_exec_errno(FIX_PROBE_AA_PXNOM));
 	for (int i = 0; i < 2; i++) {
-		CHECK(run_prog(PLAIN, px[i], NULL, &p) == 0, "%s plain: %d", px[i],
-		      p.exec_errno);
-		CHECK(!strcmp(get(&p, "label"), "nosecxtarget (complain)"),
-		      "%s plain label '%s'", px[i], get(&p, "label"));
-		CHECK(run_prog(NOSEC, px[i], NULL, &n) == EPERM, "%s nosec: %d, label '%s'",
-		      px[i], n.exec_errno, get(&n, "label"));
-		CHECK(run_prog(FORCED, px[i], NULL, &n) == EPERM, "%s forced: %d, label '%s'",
-		      px[i], n.exec_errno, get(&n, "label"));
+		CHECK_PASS(runs_as(PLAIN, px[i], NULL, "nosecxtarget (complain)"));
+		CHECK_PASS(refused(NOSEC, px[i], NULL, EPERM));
+		CHECK_PASS(refused(FORCED, px[i], NULL, EPERM));
 	}
 	return PASS;
 }
@@ -112,37 +98,22 @@ static int t_apparmor_px_refused(void)
 /* Cx: the child profile is another domain, refused. */
 static int t_apparmor_cx_refused(void)
 {
-	struct run p, n;
-
 	APPARMOR_CASE_START();
-	CHECK(apparmor_user_in("nosecpx") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA_CX, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), "nosecpx//sub (complain)"), "plain label '%s'",
-	      get(&p, "label"));
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA_CX, NULL, &n) == EPERM, "nosec: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
-	return PASS;
+	CHECK_PASS(apparmor_user_in("nosecpx"));
+	CHECK_PASS(runs_as(PLAIN, FIX_PROBE_AA_CX, NULL, "nosecpx//sub (complain)"));
+	return refused(NOSEC, FIX_PROBE_AA_CX, NULL, EPERM);
 }
 
 /* ix without m: in place, so judged as a plain exec, which runs it. */
 static int t_apparmor_ix_without_m_runs(void)
 {
-	struct run p, n, f;
-
 	APPARMOR_CASE_START();
-	CHECK(apparmor_user_in("nosecpx") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
+	CHECK_PASS(apparmor_user_in("nosecpx"));
 	CHECK(map_exec_errno(FIX_PROBE_AA_IXNOM) == EACCES, "the caller may map it: %d",
 	      map_exec_errno(FIX_PROBE_AA_IXNOM));
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA_IXNOM, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA_IXNOM, NULL, &n) == 0, "nosec: %d", n.exec_errno);
-	CHECK(run_prog(FORCED, FIX_PROBE_AA_IXNOM, NULL, &f) == 0, "forced: %d", f.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), "nosecpx (enforce)") &&
-	      !strcmp(get(&n, "label"), "nosecpx (enforce)") &&
-	      !strcmp(get(&f, "label"), "nosecpx (enforce)"), "labels '%s' '%s' '%s'",
-	      get(&p, "label"), get(&n, "label"), get(&f, "label"));
-	return PASS;
+	CHECK_PASS(runs_as(PLAIN, FIX_PROBE_AA_IXNOM, NULL, "nosecpx (enforce)"));
+	CHECK_PASS(runs_as(NOSEC, FIX_PROBE_AA_IXNOM, NULL, "nosecpx (enforce)"));
+	return runs_as(FORCED, FIX_PROBE_AA_IXNOM, NULL, "nosecpx (enforce)");
 }
 
 /*
@@ -155,8 +126,7 @@ static int t_apparmor_px_to_own_profile(void)
 	struct run p, n;
 
 	APPARMOR_CASE_START();
-	CHECK(apparmor_user_in("nosecpx") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
+	CHECK_PASS(apparmor_user_in("nosecpx"));
 	CHECK(run_prog(PLAIN, FIX_PROBE_AA_PXSELF, NULL, &p) == 0, "plain: %d", p.exec_errno);
 	CHECK(!strcmp(get(&p, "label"), "nosecpx (enforce)") && getl(&p, "at_secure") == 1,
 	      "plain: label '%s', AT_SECURE %s", get(&p, "label"), get(&p, "at_secure"));
@@ -182,16 +152,12 @@ static void onexec_own(void)
  */
 static int t_apparmor_pending_onexec(void)
 {
-	struct run p, n;
+	struct run n;
 
 	APPARMOR_CASE_START();
-	CHECK(apparmor_user_in("nosecpx") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
-	CHECK(run_prog(PLAIN, FIX_PROBE, onexec_target, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), "nosecxtarget (complain)"), "plain label '%s'",
-	      get(&p, "label"));
-	CHECK(run_prog(NOSEC, FIX_PROBE, onexec_target, &n) == EPERM, "nosec: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
+	CHECK_PASS(apparmor_user_in("nosecpx"));
+	CHECK_PASS(runs_as(PLAIN, FIX_PROBE, onexec_target, "nosecxtarget (complain)"));
+	CHECK_PASS(refused(NOSEC, FIX_PROBE, onexec_target, EPERM));
 	CHECK(run_prog(NOSEC, FIX_PROBE, onexec_own, &n) == 0, "nosec, own profile: %d",
 	      n.exec_errno);
 	CHECK(!strcmp(get(&n, "label"), "nosecpx (enforce)"), "label '%s'", get(&n, "label"));
@@ -203,16 +169,11 @@ static int t_apparmor_pending_onexec(void)
 /* An LSM that denies the exec still denies a nosecurity one. */
 static int t_apparmor_denies(void)
 {
-	struct run p, n;
-
 	APPARMOR_CASE_START();
-	CHECK(apparmor_user_in("nosecdeny") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA_DENIED, NULL, &p) == EACCES, "plain: %d", p.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA_DENIED, NULL, &n) == EACCES, "nosec: %d", n.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_PROBE, NULL, &n) == 0, "allowed file: %d", n.exec_errno);
-	CHECK(!strcmp(get(&n, "label"), "nosecdeny (enforce)"), "label '%s'", get(&n, "label"));
-	return PASS;
+	CHECK_PASS(apparmor_user_in("nosecdeny"));
+	CHECK_PASS(refused(PLAIN, FIX_PROBE_AA_DENIED, NULL, EACCES));
+	CHECK_PASS(refused(NOSEC, FIX_PROBE_AA_DENIED, NULL, EACCES));
+	return runs_as(NOSEC, FIX_PROBE, NULL, "nosecdeny (enforce)");
 }
 
 /*
@@ -223,23 +184,16 @@ static int t_apparmor_denies(void)
  */
 static int t_apparmor_read_checked_at_open(void)
 {
-	struct run p, n;
 	int fd;
 
 	APPARMOR_CASE_START();
-	CHECK(apparmor_user_in("nosecxonly") == 0, "change_profile, drop to uid %d: %d",
-	      TEST_UID, errno);
+	CHECK_PASS(apparmor_user_in("nosecxonly"));
 	CHECK(access(FIX_PROBE_AA_XONLY, R_OK) == 0, "DAC allows reading it");
 	fd = open(FIX_PROBE_AA_XONLY, O_RDONLY);
 	CHECK(fd == -1 && errno == EACCES, "the profile must deny open for read: %d %d", fd, errno);
-	CHECK(run_prog(PLAIN, FIX_PROBE_AA_XONLY, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), "nosecxonly (enforce)"), "plain label '%s'",
-	      get(&p, "label"));
-	CHECK(run_prog(NOSEC, FIX_PROBE_AA_XONLY, NULL, &n) == EACCES, "nosec: %d %s",
-	      n.exec_errno, n.out);
-	CHECK(run_prog(FORCED, FIX_PROBE_AA_XONLY, NULL, &n) == EACCES, "forced: %d %s",
-	      n.exec_errno, n.out);
-	return PASS;
+	CHECK_PASS(runs_as(PLAIN, FIX_PROBE_AA_XONLY, NULL, "nosecxonly (enforce)"));
+	CHECK_PASS(refused(NOSEC, FIX_PROBE_AA_XONLY, NULL, EACCES));
+	return refused(FORCED, FIX_PROBE_AA_XONLY, NULL, EACCES);
 }
 
 const struct test_case lsm_apparmor_cases[] = {

@@ -125,33 +125,21 @@ static int enter_a(void)
 /* A may run F only by moving to B: the nosecurity exec is refused. */
 static int t_selinux_transition_only(void)
 {
-	struct run p, n, f;
-
 	SELINUX_CASE_START();
 	CHECK(enter_a() == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK(run_prog(PLAIN, SE_F, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), CTX_B), "plain label '%s'", get(&p, "label"));
-	CHECK(run_prog(NOSEC, SE_F, NULL, &n) == EACCES, "nosec: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
-	CHECK(run_prog(FORCED, SE_F, NULL, &f) == EACCES, "forced: %d, label '%s'",
-	      f.exec_errno, get(&f, "label"));
-	return PASS;
+	CHECK_PASS(runs_as(PLAIN, SE_F, NULL, CTX_B));
+	CHECK_PASS(refused(NOSEC, SE_F, NULL, EACCES));
+	return refused(FORCED, SE_F, NULL, EACCES);
 }
 
 /* A may run G in place (execute_no_trans): it does, in A. */
 static int t_selinux_execute_no_trans(void)
 {
-	struct run p, n, f;
-
 	SELINUX_CASE_START();
 	CHECK(enter_a() == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK(run_prog(PLAIN, SE_G, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), CTX_B), "plain label '%s'", get(&p, "label"));
-	CHECK(run_prog(NOSEC, SE_G, NULL, &n) == 0, "nosec: %d", n.exec_errno);
-	CHECK(!strcmp(get(&n, "label"), CTX_A), "nosec label '%s'", get(&n, "label"));
-	CHECK(run_prog(FORCED, SE_G, NULL, &f) == 0, "forced: %d", f.exec_errno);
-	CHECK(!strcmp(get(&f, "label"), CTX_A), "forced label '%s'", get(&f, "label"));
-	return PASS;
+	CHECK_PASS(runs_as(PLAIN, SE_G, NULL, CTX_B));
+	CHECK_PASS(runs_as(NOSEC, SE_G, NULL, CTX_A));
+	return runs_as(FORCED, SE_G, NULL, CTX_A);
 }
 
 /*
@@ -163,22 +151,16 @@ static int t_selinux_execute_no_trans(void)
  */
 static int t_selinux_bounded_transition(void)
 {
-	struct run p, n;
 	long before;
 
 	SELINUX_CASE_START();
 	before = stat_value("lsm_refused");
 	/* As root, to read the module's stats afterwards. */
 	CHECK(enter_a_as(1) == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK(run_prog(PLAIN, SE_K, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), CTX_B2), "plain label '%s'", get(&p, "label"));
-	if (nosec_native) {
-		CHECK(run_prog(NOSEC, SE_K, NULL, &n) == 0, "nosec: %d", n.exec_errno);
-		CHECK(!strcmp(get(&n, "label"), CTX_A), "nosec label '%s'", get(&n, "label"));
-		return PASS;
-	}
-	CHECK(run_prog(NOSEC, SE_K, NULL, &n) == EPERM, "nosec: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
+	CHECK_PASS(runs_as(PLAIN, SE_K, NULL, CTX_B2));
+	if (nosec_native)
+		return runs_as(NOSEC, SE_K, NULL, CTX_A);
+	CHECK_PASS(refused(NOSEC, SE_K, NULL, EPERM));
 	CHECK(stat_value("lsm_refused") == before + 1, "lsm_refused %ld -> %ld",
 	      before, stat_value("lsm_refused"));
 	return PASS;
@@ -205,14 +187,12 @@ static void setexeccon_a_and_create_contexts(void)
  */
 static int t_selinux_pending_exec_context(void)
 {
-	struct run p, n;
+	struct run n;
 
 	SELINUX_CASE_START();
 	CHECK(enter_a() == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK(run_prog(PLAIN, SE_H, setexeccon_b, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), CTX_B), "plain label '%s'", get(&p, "label"));
-	CHECK(run_prog(NOSEC, SE_H, setexeccon_b, &n) == EPERM, "nosec: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
+	CHECK_PASS(runs_as(PLAIN, SE_H, setexeccon_b, CTX_B));
+	CHECK_PASS(refused(NOSEC, SE_H, setexeccon_b, EPERM));
 	CHECK(run_prog(NOSEC, SE_H, setexeccon_a_and_create_contexts, &n) == 0,
 	      "nosec, own context pending: %d", n.exec_errno);
 	CHECK(!strcmp(get(&n, "label"), CTX_A), "label '%s'", get(&n, "label"));

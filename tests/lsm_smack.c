@@ -45,21 +45,13 @@ static int smack_ready(void)
 
 static int t_smack64exec_refused(void)
 {
-	struct run p, n, f;
-
 	LSM_CASE_START("smack");
 	CHECK(smack_ready() == 0, "Smack rule and files: %s", strerror(errno));
 	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
-	CHECK(run_prog(PLAIN, SMACK_EXEC, NULL, &p) == 0, "plain: %d", p.exec_errno);
-	CHECK(!strcmp(get(&p, "label"), "nosecexec"), "plain label '%s'", get(&p, "label"));
-	CHECK(run_prog(NOSEC, SMACK_EXEC, NULL, &n) == EPERM, "nosec: %d, label '%s'",
-	      n.exec_errno, get(&n, "label"));
-	CHECK(run_prog(FORCED, SMACK_EXEC, NULL, &f) == EPERM, "forced: %d, label '%s'",
-	      f.exec_errno, get(&f, "label"));
-	CHECK(run_prog(NOSEC, SMACK_PLAIN, NULL, &n) == 0, "nosec, no label: %d",
-	      n.exec_errno);
-	CHECK(!strcmp(get(&n, "label"), "_"), "nosec label '%s'", get(&n, "label"));
-	return PASS;
+	CHECK_PASS(runs_as(PLAIN, SMACK_EXEC, NULL, "nosecexec"));
+	CHECK_PASS(refused(NOSEC, SMACK_EXEC, NULL, EPERM));
+	CHECK_PASS(refused(FORCED, SMACK_EXEC, NULL, EPERM));
+	return runs_as(NOSEC, SMACK_PLAIN, NULL, "_");
 }
 
 const struct test_case lsm_smack_cases[] = {
