@@ -111,7 +111,9 @@ static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO,
 	X(settle, "0f")				\
 	X(fork_exec_base, "10")			\
 	X(getpid_child, "11")			\
-	X(exec_nosec_raw, "12")
+	X(exec_nosec_raw, "12")			\
+	X(fork_exec_tree, "13")			\
+	X(fork_exec_forced_tree, "14")
 
 enum op {
 #define OP_ENUM(name, id) OP_##name,
@@ -363,6 +365,29 @@ static void child_getpid(enum op op, enum state st)
 	wait_child(pid, op_names[op]);
 }
 
+/*
+ * A tree at work, as a shell runs commands: fork, exec, exit, wait, in a
+ * child that restricted itself and turned force mode on (every child a
+ * tracked task, every exec a forced one: fork_exec_forced_tree), or in a
+ * plain child of the same shape (fork_exec_tree, the baseline).
+ */
+static void tree_fork_exec(enum op op, enum state st)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (op == OP_fork_exec_forced_tree &&
+		    (nosec_restrict_exec() || nosec_set_force(1)))
+			_exit(3);
+		fork_exec_loop(op, st);
+		fflush(stdout);
+		_exit(0);
+	}
+	wait_child(pid, op_names[op]);
+}
+
 /* A chain of @execs execs made one way (chain.c), in a child. */
 static void exec_chain(enum op op, enum state st)
 {
@@ -559,9 +584,11 @@ static void measure(enum state st)
 	if (st == ST_STOCK)
 		child_getpid(OP_getpid_seccomp, st);
 	if (st == ST_NOSEC) {
-		exec_chain(OP_exec_open, st);
 		exec_chain(OP_exec_nosec, st);
+		exec_chain(OP_exec_nosec_raw, st);
 		exec_chain(OP_exec_forced, st);
+		tree_fork_exec(OP_fork_exec_tree, st);
+		tree_fork_exec(OP_fork_exec_forced_tree, st);
 		child_getpid(OP_getpid_restricted, st);
 	}
 	leave_state(st);
@@ -577,10 +604,11 @@ static void profile_execs(void)
 	enter_state(ST_NOSEC);
 	for (round_nr = 1; round_nr <= rounds; round_nr++) {
 		exec_chain(OP_exec, ST_NOSEC);
-		exec_chain(OP_exec_open, ST_NOSEC);
 		exec_chain(OP_exec_nosec, ST_NOSEC);
 		exec_chain(OP_exec_forced, ST_NOSEC);
 		fork_exec_loop(OP_fork_exec, ST_NOSEC);
+		tree_fork_exec(OP_fork_exec_tree, ST_NOSEC);
+		tree_fork_exec(OP_fork_exec_forced_tree, ST_NOSEC);
 		fork_exec_held(OP_fork_exec_10k, 10000, true);
 	}
 }
@@ -588,7 +616,8 @@ static void profile_execs(void)
 /*
  * bench --native: on a kernel with our series, the execs alone, each way
  * in each round, in an order that turns from round to round: plain,
- * execveat_nosecurity() called directly, through the library, forced.
+ * execveat() with AT_EXECVE_NO_TRANSITION called directly, through the
+ * library, forced.
  * What a nosecurity and a forced exec cost over a plain one there is the
  * limit the module's figures are set against.
  */

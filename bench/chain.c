@@ -12,8 +12,8 @@
  *            device open the interface needs, and a plain exec
  *   nosec    execve_nosecurity(), from the library
  *   forced   execve(), run by the bench in a restricted, forced task
- *   raw      execveat_nosecurity(), the system call of our series,
- *            called directly (bench --native)
+ *   raw      execveat() with AT_EXECVE_NO_TRANSITION, called directly
+ *            (the library's call without the library)
  *
  * The first image marks the window's start just before its exec; the
  * image with nothing left to do marks its end, so the window holds N
@@ -33,9 +33,6 @@
 
 #include "icount/marker.h"
 #include "nosec.h"
-
-/* execveat_nosecurity() in our series (upstream/), on x86-64. */
-#define NR_EXECVEAT_NOSECURITY	464
 
 /* Each way's window id (bench.c's table has the same ones). */
 #define CHAIN_WAYS(X)				\
@@ -108,8 +105,8 @@ int main(int argc, char *argv[])
 	if (w == WAY_nosec) {
 		execve_nosecurity(argv[0], next, environ);
 	} else if (w == WAY_raw) {
-		syscall(NR_EXECVEAT_NOSECURITY, AT_FDCWD, argv[0], next,
-			environ, 0);
+		syscall(SYS_execveat, AT_FDCWD, argv[0], next, environ,
+			AT_EXECVE_NO_TRANSITION);
 	} else {
 		if (w == WAY_open &&
 		    open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC) < 0) {

@@ -47,7 +47,8 @@ static const char *const op_names[] = {
 	"exec_nosec", "exec_forced", "getpid_restricted", "getpid_seccomp",
 	"fork_exec_10k", "fork_exec_10k_untracked", "fork_exec_100k",
 	"fork_exec_100k_untracked", "settle", "fork_exec_base",
-	"getpid_child", "exec_nosec_raw",
+	"getpid_child", "exec_nosec_raw", "fork_exec_tree",
+	"fork_exec_forced_tree",
 };
 #define OP_NR	(sizeof(op_names) / sizeof(op_names[0]))
 static const char *const state_names[] = { "stock", "null", "nosec",
@@ -111,15 +112,16 @@ static const struct ratio ratios[] = {
 	  "getpid", ST_NOSEC, "getpid", ST_STOCK, BOUND_NOISE, 0.01, 0 },
 	{ "prctl", "prctl(PR_GET_DUMPABLE), module / stock",
 	  "prctl", ST_NOSEC, "prctl", ST_STOCK, BOUND_MAX, 1.01, 0 },
-	{ "exec_nosec_vs_open",
-	  "nosecurity exec (library) / (open device + plain exec)",
-	  "exec_nosec", ST_NOSEC, "exec_open", ST_NOSEC, BOUND_MAX, 1.01, 1.02 },
 	{ "exec_nosec_vs_plain", "nosecurity exec (library) / plain exec",
-	  "exec_nosec", ST_NOSEC, "exec", ST_NOSEC, BOUND_NONE, 0, 0 },
-	{ "exec_open_vs_plain", "open device + plain exec / plain exec",
-	  "exec_open", ST_NOSEC, "exec", ST_NOSEC, BOUND_NONE, 0, 0 },
+	  "exec_nosec", ST_NOSEC, "exec", ST_NOSEC, BOUND_MAX, 1.015, 1.02 },
+	{ "exec_nosec_raw_vs_plain",
+	  "execveat(AT_EXECVE_NO_TRANSITION) / plain exec",
+	  "exec_nosec_raw", ST_NOSEC, "exec", ST_NOSEC, BOUND_NONE, 0, 0 },
 	{ "exec_forced", "forced exec / plain exec",
 	  "exec_forced", ST_NOSEC, "exec", ST_NOSEC, BOUND_MAX, 1.01, 1.015 },
+	{ "forced_tree", "fork + exec + exit + wait, forced tree / plain tree",
+	  "fork_exec_forced_tree", ST_NOSEC, "fork_exec_tree", ST_NOSEC,
+	  BOUND_MAX, 1.01, 1.03 },
 	{ "getpid_restricted", "getpid, restricted child / plain child",
 	  "getpid_restricted", ST_NOSEC, "getpid_child", ST_NOSEC, BOUND_MAX, 1.005, 0 },
 	{ "getpid_seccomp", "getpid under a one-rule seccomp filter / plain child (stock)",
@@ -139,11 +141,11 @@ static const struct ratio ratios[] = {
 	  BOUND_NONE, 0, 0 },
 	/* bench --native: the series' own costs, the module's limit. */
 	{ "native_nosec_vs_plain",
-	  "native: execveat_nosecurity() / plain exec",
+	  "native: execveat(AT_EXECVE_NO_TRANSITION) / plain exec",
 	  "exec_nosec_raw", ST_NATIVE, "exec", ST_NATIVE, BOUND_NONE, 0, 0 },
 	{ "native_nosec_library_vs_plain",
 	  "native: nosecurity exec (library) / plain exec",
-	  "exec_nosec", ST_NATIVE, "exec", ST_NATIVE, BOUND_NONE, 0, 0 },
+	  "exec_nosec", ST_NATIVE, "exec", ST_NATIVE, BOUND_MAX, 1.008, 0 },
 	{ "native_forced_vs_plain", "native: forced exec / plain exec",
 	  "exec_forced", ST_NATIVE, "exec", ST_NATIVE, BOUND_NONE, 0, 0 },
 };
@@ -647,21 +649,22 @@ static int family_of(const char *name)
 }
 
 /* The profiled windows (bench.c's ids) and the differences shown. */
-#define PROF_WAYS	6
+#define PROF_WAYS	7
 static const char *const prof_ways[PROF_WAYS] = {
-	"exec", "exec_open", "exec_nosec", "exec_forced", "fork_exec",
-	"fork_exec_10k",
+	"exec", "exec_nosec", "exec_forced", "fork_exec", "fork_exec_10k",
+	"fork_exec_tree", "fork_exec_forced_tree",
 };
-static const unsigned int prof_ids[PROF_WAYS] = { 0x03, 0x06, 0x07, 0x08,
-						  0x02, 0x0b };
+static const unsigned int prof_ids[PROF_WAYS] = { 0x03, 0x07, 0x08, 0x02,
+						  0x0b, 0x13, 0x14 };
 
 static const struct prof_diff {
 	const char *title;
 	int more, less;		/* ways */
 } prof_diffs[] = {
-	{ "nosecurity exec beyond open + plain exec", 2, 1 },
-	{ "forced exec beyond plain exec", 3, 0 },
-	{ "fork + exec with 10,000 tracked tasks beyond none", 5, 4 },
+	{ "nosecurity exec beyond plain exec", 1, 0 },
+	{ "forced exec beyond plain exec", 2, 0 },
+	{ "fork + exec with 10,000 tracked tasks beyond none", 4, 3 },
+	{ "forced tree's fork + exec + exit beyond a plain tree's", 6, 5 },
 };
 
 struct prof_entry {

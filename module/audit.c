@@ -19,7 +19,8 @@
 /**
  * nosec_audit_exec() - one record about the current task's exec
  * @op: what happened: "exec_nosecurity", "exec_denied" or "exec_killed"
- * @how: why: "ioctl" (NOSEC_IOC_EXECVEAT), "force" (force mode),
+ * @how: why: "flag" (AT_EXECVE_NO_TRANSITION, from the ioctl or not),
+ *	"force" (force mode),
  *	"restricted" (the exec ban), or what the last gate found
  * @res: 1 when the exec goes on, 0 when it is refused or killed
  * @gfp: allocation flags of the caller's context

@@ -12,6 +12,7 @@
 #define _NOSEC_EXEC_COMPAT_H
 
 #include <linux/ftrace.h>
+#include <linux/module.h>
 
 /*
  * How the read check of a nosecurity exec opens a file that is not the
@@ -41,6 +42,25 @@
 #else
 #define nosec_ftrace_pt_regs(fregs)	(&(fregs)->regs)
 #endif
+
+/*
+ * The module's own text, as one range: a hook's dispatcher asks of every
+ * hit whether the module made the call, and within_module() walks every
+ * kind of module memory once the layout became one range per kind
+ * (struct module_memory, Kbuild: NOSEC_HAVE_MODULE_MEMORY).  The calls it
+ * must recognise come from the module's core text only.
+ */
+static inline void nosec_module_text(const struct module *mod,
+				     unsigned long *base, unsigned long *size)
+{
+#ifdef NOSEC_HAVE_MODULE_MEMORY
+	*base = (unsigned long)mod->mem[MOD_TEXT].base;
+	*size = mod->mem[MOD_TEXT].size;
+#else
+	*base = (unsigned long)mod->core_layout.base;
+	*size = mod->core_layout.text_size;
+#endif
+}
 
 /*
  * Direct ftrace calls: registered by address until they took an ftrace_ops

@@ -1,29 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nosec_exec - how NOSEC_IOC_EXECVEAT becomes a real execveat() syscall.
+ * nosec_exec - the nosecurity exec's way in: execveat() with
+ * AT_EXECVE_NO_TRANSITION, and the ioctl that turns into that call.
  *
- * The ioctl does not exec.  It arms the task's next execveat and makes the
- * syscall instruction that entered the ioctl run again, as execveat: the
- * argument registers get execveat's arguments, the flags word the extra
- * bit NOSEC_EXECVEAT_ARMED, the instruction pointer moves back over the
- * two-byte syscall instruction (as the kernel does to restart a syscall
- * after a signal), and the ioctl returns execveat's number, which becomes
- * the syscall number.  Back in userspace for one instruction, the task
- * enters the kernel again through the ordinary syscall path, so seccomp,
- * audit, ptrace, syscall user dispatch and the syscall tracepoints all see
- * the exec as the execveat() it is.
+ * The flag is the ABI, here as in our kernel series (upstream/): a call
+ * to execveat() that carries it is a nosecurity exec, whoever makes it,
+ * and seccomp, audit, ptrace and the syscall tracepoints see the same
+ * call on a module kernel and on the series.  At execveat's entry
+ * (nosec_execveat_pre()) such a call is redirected to
+ * nosec_execveat_no_transition(), which marks the task's exec and runs
+ * the kernel's execveat() without the flag, which it does not know.
  *
- * At execveat's entry, a call carrying NOSEC_EXECVEAT_ARMED runs as a
- * nosecurity exec only if it is the call that was armed: same ABI, same
- * return address, same arguments.  Any exec consumes the arming, whether it
- * succeeds or fails and whether it is the armed one or not, so an arming
- * never reaches a later exec.  A call with the bit that was not armed fails
- * with EINVAL, which is also what the kernel answers without the module:
- * an arming that is lost (a signal handler that execs first, a tracer that
- * rewrites the call, a module unloaded in between) never turns into a
- * plain exec.  When the armed exec fails, the task's argument registers
- * are put back as the ioctl found them, so the ioctl looks like any
- * syscall that returned an error.
+ * NOSEC_IOC_EXECVEAT does not exec either.  It arms the task's next
+ * execveat and makes the syscall instruction that entered the ioctl run
+ * again, as execveat: the argument registers get execveat's arguments,
+ * the flags word AT_EXECVE_NO_TRANSITION (and NOSEC_EXEC_RESTRICT_ALL when
+ * asked), the instruction pointer moves back over the two-byte syscall
+ * instruction (as the kernel does to restart a syscall after a signal),
+ * and the ioctl returns execveat's number, which becomes the syscall
+ * number.  The task enters the kernel again through the ordinary syscall
+ * path, as the execveat() it is.
+ *
+ * The arming (same ABI, same return address, same arguments) gives the
+ * ioctl's call two things a direct call does not have: when it fails, the
+ * task's argument registers are put back as the ioctl found them, so the
+ * ioctl looks like any syscall that returned an error; and it alone may
+ * carry NOSEC_EXEC_RESTRICT_ALL, which no execveat() knows: with the bit,
+ * a call that is not the armed one fails with EINVAL, as without the
+ * module, so a restriction that was asked for is never lost on the way.
+ * Any exec consumes a pending arming, whether it succeeds or fails and
+ * whether it is the armed one or not: an arming never reaches a later
+ * exec.
  */
 #include <linux/compat.h>
 #include <linux/module.h>
@@ -51,14 +58,12 @@ enum nosec_abi {
  * @ip: the user address the syscall returns to (after the instruction)
  * @args: execveat's arguments, as its registers hold them
  * @saved: the same registers as the ioctl found them
- * @restrict_all: %NOSEC_EXEC_RESTRICT_ALL: restrict the new program
  */
 struct nosec_exec_arming {
 	enum nosec_abi abi;
 	unsigned long ip;
 	unsigned long args[NOSEC_NR_ARGS];
 	unsigned long saved[NOSEC_NR_ARGS];
-	bool restrict_all;
 };
 
 static enum nosec_abi nosec_current_abi(void)
@@ -194,10 +199,7 @@ long nosec_exec_arm(const struct nosec_execveat_args *args)
 	a->args[1] = args->pathname;
 	a->args[2] = args->argv;
 	a->args[3] = args->envp;
-	/* Not an execveat() flag: kept in the arming, not in the register. */
-	a->args[4] = (args->flags & ~NOSEC_EXEC_RESTRICT_ALL) |
-		     NOSEC_EXECVEAT_ARMED;
-	a->restrict_all = args->flags & NOSEC_EXEC_RESTRICT_ALL;
+	a->args[4] = args->flags | AT_EXECVE_NO_TRANSITION;
 
 	ret = nosec_install_arming(a);
 	if (ret) {
@@ -254,37 +256,43 @@ static bool nosec_exec_restarts(long ret)
 	       ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK;
 }
 
-/* What the armed exec sets while it runs, and clears when it returns. */
-#define NOSEC_ARMED_EXEC_FLAGS	(NOSEC_TASK_IOCTL_EXEC | \
+/* What a nosecurity execveat sets while it runs, and clears when it returns. */
+#define NOSEC_FLAG_EXEC_FLAGS	(NOSEC_TASK_FLAG_EXEC | \
 				 NOSEC_TASK_CREDS_KEPT | \
 				 NOSEC_TASK_RESTRICT_ON_EXEC)
 
+/* The bits of execveat's flags that the kernel's execveat() does not know. */
+#define NOSEC_EXECVEAT_OWN_FLAGS	(AT_EXECVE_NO_TRANSITION | \
+					 NOSEC_EXEC_RESTRICT_ALL)
+
 /*
- * The armed exec itself: a nosecurity execveat, nothing else changed.
- * Consumes @a: freed, or given back to the task for a restart.
+ * The nosecurity exec itself: the kernel's execveat(), without the flags
+ * it does not know, for a task marked for it.  Consumes @a (the arming of
+ * an ioctl's call, or NULL): freed, or given back to the task for a
+ * restart.
  */
-static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
+static long nosec_run_no_transition(struct nosec_exec_arming *a,
+				    struct pt_regs *regs, enum nosec_abi abi)
 {
 	struct pt_regs call = *regs;
 	long ret;
 	int i;
 
-	/* The kernel's execveat() rejects the bit: the call goes without. */
-	*nosec_arg_reg(&call, a->abi, 4) &= ~(unsigned long)NOSEC_EXECVEAT_ARMED;
-	ret = (long)nosec_hook_call(nosec_execveat_hook(a->abi),
+	*nosec_arg_reg(&call, abi, 4) &= ~(unsigned long)NOSEC_EXECVEAT_OWN_FLAGS;
+	ret = (long)nosec_hook_call(nosec_execveat_hook(abi),
 				    (unsigned long)&call, 0);
 	if (nosec_exec_restarts(ret)) {
 		/* Rearmed first, so the entry stays; else EINVAL later. */
-		if (nosec_install_arming(a))
+		if (a && nosec_install_arming(a))
 			kfree(a);
-		nosec_task_clear_flags(NOSEC_ARMED_EXEC_FLAGS);
+		nosec_task_clear_flags(NOSEC_FLAG_EXEC_FLAGS);
 		return ret;
 	}
-	nosec_task_clear_flags(NOSEC_ARMED_EXEC_FLAGS);
-	if (ret) {
-		/* Failed: the ioctl's registers, as if it had failed. */
+	nosec_task_clear_flags(NOSEC_FLAG_EXEC_FLAGS);
+	if (ret && a) {
+		/* The ioctl's call failed: its registers, as if it had failed. */
 		for (i = 0; i < NOSEC_NR_ARGS; i++)
-			*nosec_arg_reg(regs, a->abi, i) = a->saved[i];
+			*nosec_arg_reg(regs, abi, i) = a->saved[i];
 	}
 	kfree(a);
 	return ret;
@@ -292,40 +300,42 @@ static long nosec_run_armed(struct nosec_exec_arming *a, struct pt_regs *regs)
 
 /*
  * Replaces execveat() (any ABI) for a call that carries
- * NOSEC_EXECVEAT_ARMED.  It may sleep for the whole exec, so it holds a
- * module reference; a failure to take one means the module is going and
+ * AT_EXECVE_NO_TRANSITION.  It may sleep for the whole exec, so it holds a
+ * module reference; a failure to take one means the module is going, and
  * the call is refused as the kernel would refuse it.
  */
-static long nosec_execveat_armed(const struct pt_regs *unused)
+static long nosec_execveat_no_transition(const struct pt_regs *unused)
 {
 	struct pt_regs *regs = current_pt_regs();
-	struct nosec_task *t = nosec_task_current();
+	enum nosec_abi abi = nosec_current_abi();
+	unsigned int at_flags = *nosec_arg_reg(regs, abi, 4);
 	struct nosec_exec_arming *a;
 	long ret;
 
-	if (!try_module_get(THIS_MODULE))
+	if (!nosec_is_live() || !try_module_get(THIS_MODULE))
 		return -EINVAL;
-	a = t ? t->arming : NULL;
-	if (nosec_exec_banned(nosec_task_flags(current) |
-			      NOSEC_TASK_IOCTL_EXEC)) {
-		/* PR_RESTRICT_EXEC_NOSECURITY came after the arming. */
-		kfree(nosec_take_arming());
-		ret = nosec_exec_refused();
-	} else if (a && nosec_arming_matches(a, regs, nosec_current_abi())) {
-		/* Set first, so the entry stays: it exists, this cannot fail. */
-		ret = nosec_task_set_flags(NOSEC_TASK_IOCTL_EXEC |
-					   (a->restrict_all ?
-					    NOSEC_TASK_RESTRICT_ON_EXEC : 0));
-		a = nosec_take_arming();
-		if (ret)
-			kfree(a);
-		else
-			ret = nosec_run_armed(a, regs);	/* frees or rearms */
-	} else {
-		kfree(nosec_take_arming());
-		ret = nosec_exec_banned(nosec_task_flags(current)) ?
-		      nosec_exec_refused() : -EINVAL;
+	a = nosec_take_arming();	/* any exec consumes it */
+	if (a && !nosec_arming_matches(a, regs, abi)) {
+		kfree(a);
+		a = NULL;
 	}
+	if (nosec_exec_banned(nosec_task_flags(current) |
+			      NOSEC_TASK_FLAG_EXEC)) {
+		ret = nosec_exec_refused();	/* PR_RESTRICT_EXEC_NOSECURITY */
+	} else if ((at_flags & NOSEC_EXEC_RESTRICT_ALL) && !a) {
+		ret = -EINVAL;		/* not the ioctl's call: unknown bit */
+	} else if (!nosec_exec_permitted()) {
+		ret = -EACCES;		/* not in the module's exec_group */
+	} else {
+		ret = nosec_task_set_flags(NOSEC_TASK_FLAG_EXEC |
+					   (at_flags & NOSEC_EXEC_RESTRICT_ALL ?
+					    NOSEC_TASK_RESTRICT_ON_EXEC : 0));
+		if (!ret) {
+			ret = nosec_run_no_transition(a, regs, abi);
+			a = NULL;	/* freed or rearmed */
+		}
+	}
+	kfree(a);
 	module_put(THIS_MODULE);
 	return ret;
 }
@@ -336,18 +346,19 @@ static long nosec_execveat_armed(const struct pt_regs *unused)
  *	__ia32_compat_sys_execveat or __x64_compat_sys_execveat (first
  *	argument: the syscall's user registers)
  *
- * A call that carries NOSEC_EXECVEAT_ARMED is redirected to the armed
- * exec, which decides; any other consumes a pending arming and meets the
- * exec ban.
+ * Runs for every task, tracked or not (hooks.c): a call that carries
+ * AT_EXECVE_NO_TRANSITION is redirected to the nosecurity exec, which
+ * decides; any other consumes a pending arming and meets the exec ban.
  */
 void nosec_execveat_pre(struct pt_regs *regs)
 {
 	struct pt_regs *user = (struct pt_regs *)regs->di;
-	unsigned long flags = *nosec_arg_reg(user, nosec_current_abi(), 4);
+	unsigned int flags = *nosec_arg_reg(user, nosec_current_abi(), 4);
 
-	if ((unsigned int)flags & NOSEC_EXECVEAT_ARMED) {
-		nosec_hook_redirect(regs, nosec_execveat_armed);
+	if (flags & AT_EXECVE_NO_TRANSITION) {
+		nosec_hook_redirect(regs, nosec_execveat_no_transition);
 		return;
 	}
-	nosec_ban_syscall_pre(regs);
+	if (nosec_task_count())
+		nosec_ban_syscall_pre(regs);
 }

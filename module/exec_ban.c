@@ -11,10 +11,10 @@
  * the ban.  A third check, in exec_nosec.c, kills an exec that somehow got
  * past both.
  *
- * The ban and the arming of exec_arm.c meet at execveat(): an armed call
- * goes to exec_arm.c, any other comes here (nosec_execveat_pre()), and
- * every exec that is not the armed one consumes a pending arming
- * (nosec_exec_disarm()).  Each file calls the other at that one seam.
+ * The ban and the nosecurity exec of exec_arm.c meet at execveat(): a call
+ * with AT_EXECVE_NO_TRANSITION goes to exec_arm.c, any other comes here
+ * (nosec_execveat_pre()), and every exec consumes a pending arming of
+ * the ioctl (nosec_exec_disarm()).  Each file calls the other at that one seam.
  */
 #include <linux/binfmts.h>
 #include <linux/gfp.h>

@@ -144,7 +144,7 @@ static int nosec_open_by_worker(struct file *file)
 	c->path = file->f_path;
 	path_get(&c->path);
 	c->cred = get_current_cred();
-	/* The caller holds one already (a restricted task, or an armed exec). */
+	/* The caller holds one already (a restricted task, or a nosecurity execveat). */
 	__module_get(THIS_MODULE);
 	atomic_long_inc(&nosec_stats.worker_read_checks);
 	queue_work(nosec_read_check_wq, &c->work);
@@ -640,7 +640,7 @@ void nosec_committing_creds_pre(struct pt_regs *regs)
 						      get_dumpable(current->mm)));
 		atomic_long_inc(&nosec_stats.nosec_execs);
 		nosec_audit_exec("exec_nosecurity",
-				 flags & NOSEC_TASK_IOCTL_EXEC ? "ioctl" : "force",
+				 flags & NOSEC_TASK_FLAG_EXEC ? "flag" : "force",
 				 1, GFP_ATOMIC);
 	}
 	/*

@@ -6,10 +6,12 @@
  * Every exec and task hook is an ftrace callback on the entry of a kernel
  * function, all carried by one ftrace_ops (IPMODIFY), so they go live and
  * go away in one step; while no task carries state they have nothing to
- * do and return at once.  The ops does not ask for SAVE_REGS: on x86-64
- * with DYNAMIC_FTRACE_WITH_ARGS the ftrace trampoline saves the argument
- * registers and honours a changed instruction pointer, as livepatch relies
- * on, and skipping the full register frame makes every hit cheaper.
+ * do and return at once, but for execveat's entries, where any task may
+ * ask for a nosecurity exec (AT_EXECVE_NO_TRANSITION).  The ops does
+ * not ask for SAVE_REGS: on x86-64 with DYNAMIC_FTRACE_WITH_ARGS the
+ * ftrace trampoline saves the argument registers and honours a changed
+ * instruction pointer, as livepatch relies on, and skipping the full
+ * register frame makes every hit cheaper.
  *
  * The prctl hook is a direct ftrace call instead (prctl.c): every prctl()
  * on the machine passes there, and a two-comparison stub costs the other
@@ -37,7 +39,7 @@
  * Unload safety.  unregister_ftrace_function() waits for running handlers.
  * Replacements run outside the callback; those that may sleep run only for
  * tasks that pin the module: a restricted task holds a module reference,
- * an armed exec takes one of its own.  The one that any task can reach,
+ * a nosecurity execveat takes one of its own.  The one that any task can reach,
  * prctl, takes a reference of its own.  The last few instructions after a
  * reference is dropped, and the replacements that never sleep, are
  * covered by synchronize_rcu_tasks() at unload.
@@ -68,6 +70,8 @@
  * @kind: "observe", "redirect" or "direct", for the reader and the log
  * @what: what the hook does
  * @optional: a kernel built without this function loads without the hook
+ * @every_task: runs for every task, tracked or not (execveat's entries:
+ *	AT_EXECVE_NO_TRANSITION is for any task to pass)
  * @direct: a direct-call trampoline that replaces @handler
  * @direct_ops: the ftrace_ops of the direct call, where the kernel wants one
  * @addr: the function's address (its ftrace site), while the hook is
@@ -81,6 +85,7 @@ struct nosec_hook {
 	const char *kind;
 	const char *what;
 	bool optional;
+	bool every_task;
 	void (*direct)(void);
 	struct ftrace_ops direct_ops;
 	unsigned long addr;
@@ -111,6 +116,15 @@ struct nosec_hook {
 	[_id] = { .symbol = _symbol, .handler = _handler,		\
 		  .kind = _kind, .what = _what, .optional = !(_built_in) }
 
+/*
+ * execveat()'s entry in one ABI: the nosecurity exec (any task that passes
+ * AT_EXECVE_NO_TRANSITION), and the exec ban.
+ */
+#define NOSEC_EXECVEAT_HOOK(_id, _symbol, _optional, _what)		\
+	[_id] = { .symbol = _symbol, .handler = nosec_execveat_pre,	\
+		  .kind = "redirect", .what = _what,			\
+		  .optional = _optional, .every_task = true }
+
 /* A direct ftrace call to a trampoline of the module's own. */
 #define NOSEC_DIRECT_HOOK(_id, _symbol, _direct, _what)		\
 	[_id] = { .symbol = _symbol, .direct = _direct,		\
@@ -124,23 +138,21 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
 	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
 		   nosec_ban_syscall_pre, "redirect",
 		   "exec ban at execve entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat",
-		   nosec_execveat_pre, "redirect",
-		   "armed nosecurity exec; exec ban at execveat entry (EPERM first)"),
+	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat", false,
+			    "nosecurity exec (the flag); exec ban at execveat entry"),
 	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
 		   nosec_ban_syscall_pre, "redirect",
 		   "exec ban at 32-bit execve entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT, "__ia32_compat_sys_execveat",
-		   nosec_execveat_pre, "redirect",
-		   "armed nosecurity exec; exec ban at 32-bit execveat entry"),
+	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT,
+			    "__ia32_compat_sys_execveat", false,
+			    "nosecurity exec; exec ban at 32-bit execveat entry"),
 	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVE,
 			    "__x64_compat_sys_execve",
 			    nosec_ban_syscall_pre, "redirect",
 			    "exec ban at x32 execve entry (EPERM first)"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT,
-			    "__x64_compat_sys_execveat",
-			    nosec_execveat_pre, "redirect",
-			    "armed nosecurity exec; exec ban at x32 execveat entry"),
+	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT,
+			    "__x64_compat_sys_execveat", true,
+			    "nosecurity exec; exec ban at x32 execveat entry"),
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
 		   nosec_ban_bprm_execve_pre, "redirect",
 		   "exec ban, every entry point (EPERM before the file is opened)"),
@@ -286,6 +298,44 @@ static __always_inline struct nosec_hook *nosec_hook_at(unsigned long ip)
 }
 
 /*
+ * The addresses of the hooks that run for every task (@every_task), for
+ * the one check that hits of the others make while no task carries state.
+ */
+#define NOSEC_EVERY_TASK_HOOKS	3	/* execveat: 64-bit, ia32, x32 */
+static unsigned long nosec_every_task_addrs[NOSEC_EVERY_TASK_HOOKS];
+
+static void nosec_every_task_add(const struct nosec_hook *h)
+{
+	int i;
+
+	for (i = 0; i < NOSEC_EVERY_TASK_HOOKS; i++) {
+		if (!nosec_every_task_addrs[i]) {
+			nosec_every_task_addrs[i] = h->addr;
+			return;
+		}
+	}
+	WARN_ON_ONCE(1);	/* the table has more: raise the count */
+}
+
+static __always_inline bool nosec_hook_for_every_task(unsigned long ip)
+{
+	int i;
+
+	for (i = 0; i < NOSEC_EVERY_TASK_HOOKS; i++)
+		if (nosec_every_task_addrs[i] == ip)
+			return true;
+	return false;
+}
+
+/* The module's core text: a call from there is the module's own. */
+static unsigned long nosec_text_base, nosec_text_size;
+
+static __always_inline bool nosec_called_by_module(unsigned long parent_ip)
+{
+	return parent_ip - nosec_text_base < nosec_text_size;
+}
+
+/*
  * Find the hook and run its handler, unless the call is the module's.
  *
  * No recursion guard, here or in ftrace (the ops does not ask for
@@ -305,7 +355,7 @@ static void notrace nosec_hook_dispatch(unsigned long ip,
 		return;
 	if (unlikely(h->miss))
 		atomic_long_inc(&h->missed);
-	else if (!within_module(parent_ip, THIS_MODULE))
+	else if (!nosec_called_by_module(parent_ip))
 		h->handler(regs);
 }
 
@@ -318,8 +368,8 @@ static void notrace nosec_hook_callback(unsigned long ip,
 					struct ftrace_ops *op,
 					struct ftrace_regs *fregs)
 {
-	/* No task carries state: every handler hook is a no-op. */
-	if (likely(!nosec_task_count()))
+	/* No task carries state: a no-op, but for execveat's entries. */
+	if (likely(!nosec_task_count()) && !nosec_hook_for_every_task(ip))
 		return;
 	nosec_hook_dispatch(ip, parent_ip, nosec_ftrace_pt_regs(fregs));
 }
@@ -352,9 +402,12 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	if (h->direct)
 		return 0;
 	ret = ftrace_set_filter_ip(&nosec_ftrace_ops, h->addr, 0, 0);
-	if (!ret)
-		nosec_hook_slot_add(h);
-	return ret;
+	if (ret)
+		return ret;
+	nosec_hook_slot_add(h);
+	if (h->every_task)
+		nosec_every_task_add(h);
+	return 0;
 }
 
 /**
@@ -368,6 +421,7 @@ void nosec_hooks_forget(void)
 
 	ftrace_free_filter(&nosec_ftrace_ops);
 	memset(nosec_hook_slots, 0, sizeof(nosec_hook_slots));
+	memset(nosec_every_task_addrs, 0, sizeof(nosec_every_task_addrs));
 	for (i = 0; i < NOSEC_NR_HOOKS; i++)
 		nosec_hooks[i].addr = 0;
 }
@@ -388,6 +442,7 @@ int nosec_hooks_prepare(void)
 	ret = nosec_ibt_guard();
 	if (ret)
 		return ret;
+	nosec_module_text(THIS_MODULE, &nosec_text_base, &nosec_text_size);
 	nosec_ftrace_ops.func = nosec_hook_callback;
 	/*
 	 * IPMODIFY: handlers redirect.  PERMANENT: the ftrace_enabled sysctl

@@ -29,7 +29,7 @@ struct task_struct;
 /* Restrictions: what holds a module reference and scopes ptrace. */
 #define NOSEC_TASK_RESTRICTED		(NOSEC_TASK_RESTRICT_EXEC | \
 					 NOSEC_TASK_RESTRICT_NOSEC)
-#define NOSEC_TASK_IOCTL_EXEC		BIT(2)	/* inside an armed execveat */
+#define NOSEC_TASK_FLAG_EXEC		BIT(2)	/* inside an AT_EXECVE_NO_TRANSITION execveat */
 #define NOSEC_TASK_CREDS_KEPT		BIT(3)	/* this exec keeps the caller's creds */
 #define NOSEC_TASK_EXEC_ARMED		BIT(4)	/* NOSEC_IOC_EXECVEAT armed it */
 /* This armed exec restricts everything once it cannot fail any more. */
@@ -104,26 +104,27 @@ static inline long nosec_task_count(void)
  * @flags: NOSEC_TASK_* bits of the task
  *
  * Return: true when the exec must fail with EPERM: every exec is
- * restricted, or exec is restricted and neither force mode nor an ioctl
- * exec turns it into a nosecurity exec.
+ * restricted, or exec is restricted and neither force mode nor
+ * AT_EXECVE_NO_TRANSITION makes it a nosecurity exec.
  */
 static inline bool nosec_exec_banned(unsigned int flags)
 {
 	if (flags & NOSEC_TASK_RESTRICT_NOSEC)
 		return true;
 	return (flags & NOSEC_TASK_RESTRICT_EXEC) &&
-	       !(flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC));
+	       !(flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_FLAG_EXEC));
 }
 
 /**
  * nosec_exec_nosecurity() - is the task's current exec a nosecurity one?
  * @flags: NOSEC_TASK_* bits of the task
  *
- * Return: true inside NOSEC_IOC_EXECVEAT, or for any exec in force mode.
+ * Return: true inside an execveat() with AT_EXECVE_NO_TRANSITION (the
+ * ioctl's or a direct one), or for any exec in force mode.
  */
 static inline bool nosec_exec_nosecurity(unsigned int flags)
 {
-	return flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_IOCTL_EXEC);
+	return flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_FLAG_EXEC);
 }
 
 /**
@@ -143,7 +144,7 @@ static inline bool nosec_may_reach(unsigned int from, unsigned int to)
 /* restrict.c: PR_RESTRICT_ME, for the caller or its whole thread group */
 int nosec_restrict(unsigned int set, bool thread_group, pid_t *blocker);
 
-/* exec_arm.c: NOSEC_IOC_EXECVEAT becomes a real execveat() syscall */
+/* exec_arm.c: execveat() with AT_EXECVE_NO_TRANSITION; the ioctl becomes one */
 long nosec_exec_arm(const struct nosec_execveat_args *args);
 void nosec_exec_disarm(void);
 long nosec_exec_refused(void);

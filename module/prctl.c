@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nosec_exec - the four prctl options, with the 2010 series' argument
- * checks.  security_task_prctl() is replaced for these options only; every
- * other option reaches the kernel's LSMs untouched.
+ * nosec_exec - the four prctl options, with the argument checks of our
+ * series (upstream/): unused arguments must be 0.  security_task_prctl()
+ * is replaced for these options only; every other option reaches the
+ * kernel's LSMs untouched.
  */
-#include <linux/compat.h>
 #include <linux/module.h>
 #include <linux/stringify.h>
 #include <linux/sched.h>
@@ -43,35 +43,28 @@ static int nosec_prctl_restrict_me(unsigned long mask, unsigned long how,
 	return ret;
 }
 
-/* Store an unsigned long of the caller's ABI (32 bits for compat tasks). */
-static int nosec_put_ulong(unsigned long val, unsigned long addr)
-{
-	if (in_compat_syscall())
-		return put_user((compat_ulong_t)val,
-				(compat_ulong_t __user *)addr);
-	return put_user(val, (unsigned long __user *)addr);
-}
-
+/* PR_GET_RESTRICT: the mask, returned as PR_GET_NO_NEW_PRIVS returns its bit. */
 static int nosec_prctl_get_restrict(unsigned long arg2, unsigned long arg3,
 				    unsigned long arg4, unsigned long arg5)
 {
 	unsigned int flags = nosec_task_flags(current);
-	unsigned long mask = 0;
+	int mask = 0;
 
+	if (arg2 || arg3 || arg4 || arg5)
+		return -EINVAL;
 	if (flags & NOSEC_TASK_RESTRICT_EXEC)
 		mask |= PR_RESTRICT_EXEC;
 	if (flags & NOSEC_TASK_RESTRICT_NOSEC)
 		mask |= PR_RESTRICT_EXEC_NOSECURITY;
-	if (arg2 && nosec_put_ulong(mask, arg2))
-		return -EFAULT;
-	/* Room for future restriction words: store 0 in each. */
-	if (arg3 && nosec_put_ulong(0, arg3))
-		return -EFAULT;
-	if (arg4 && nosec_put_ulong(0, arg4))
-		return -EFAULT;
-	if (arg5 && nosec_put_ulong(0, arg5))
-		return -EFAULT;
-	return 0;
+	return mask;
+}
+
+static int nosec_prctl_get_force(unsigned long arg2, unsigned long arg3,
+				 unsigned long arg4, unsigned long arg5)
+{
+	if (arg2 || arg3 || arg4 || arg5)
+		return -EINVAL;
+	return !!(nosec_task_flags(current) & NOSEC_TASK_FORCE_NOSEC);
 }
 
 static int nosec_prctl_set_force(unsigned long on, unsigned long arg3,
@@ -79,7 +72,7 @@ static int nosec_prctl_set_force(unsigned long on, unsigned long arg3,
 {
 	unsigned int flags = nosec_task_flags(current);
 
-	if (arg3 || arg4 || arg5)
+	if (on > 1 || arg3 || arg4 || arg5)
 		return -EINVAL;
 	if (!(flags & NOSEC_TASK_RESTRICT_EXEC))
 		return -EPERM;
@@ -109,7 +102,7 @@ static int nosec_prctl_option(int option, unsigned long arg2,
 	case PR_SET_FORCE_EXECVE_NOSECURITY:
 		return nosec_prctl_set_force(arg2, arg3, arg4, arg5);
 	case PR_GET_FORCE_EXECVE_NOSECURITY:
-		return !!(nosec_task_flags(current) & NOSEC_TASK_FORCE_NOSEC);
+		return nosec_prctl_get_force(arg2, arg3, arg4, arg5);
 	}
 	return -EINVAL;
 }

@@ -73,14 +73,14 @@ long id_field(const struct run *r, const char *key, int i)
 }
 
 /*
- * The native series: the module's device is absent, yet the kernel
- * answers the prctl options (which come in the same series as the
- * system calls).  Neither: the module failed to load, not native.
+ * The native series: no module is loaded, yet the kernel answers the
+ * prctl options (which come in the same series as the flag).  Neither:
+ * the module failed to load, not native.
  */
 int nosec_detect_native(void)
 {
-	return access("/dev/" NOSEC_EXEC_DEVICE_NAME, F_OK) != 0 &&
-	       prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) == 0;
+	return access("/sys/module/nosec_exec", F_OK) != 0 &&
+	       prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) >= 0;
 }
 
 int do_exec(enum how how, const char *path, char *const argv[])
@@ -112,8 +112,8 @@ int do_exec(enum how how, const char *path, char *const argv[])
 		int fd;
 
 		if (nosec_native) {
-			syscall(__NR_execveat_nosecurity, AT_FDCWD, path, argv,
-				environ, 0);
+			syscall(SYS_execveat, AT_FDCWD, path, argv, environ,
+				AT_EXECVE_NO_TRANSITION);
 			break;
 		}
 		fd = open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC);

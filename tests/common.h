@@ -19,22 +19,12 @@
 #define FAULT_MODULE_PATH	"/nosec/nosec_exec_fault_inject.ko"
 
 /*
- * 1 on a kernel with the native series (upstream/): no module, no
- * /dev/nosec_exec, the system calls execve_nosecurity and
- * execveat_nosecurity instead.  Set once by the runner before any case.
+ * 1 on a kernel with the native series (upstream/): no module, and the
+ * kernel itself answers AT_EXECVE_NO_TRANSITION and the prctl options.
+ * Set once by the runner before any case.
  */
 extern int nosec_native;
 int nosec_detect_native(void);
-
-/* The series' numbers, which the C library's headers do not have yet. */
-#ifndef __NR_execve_nosecurity
-#define __NR_execve_nosecurity		463
-#endif
-#ifndef __NR_execveat_nosecurity
-#define __NR_execveat_nosecurity	464
-#endif
-#define NR32_EXECVE_NOSECURITY		463
-#define NR32_EXECVEAT_NOSECURITY	464
 
 extern char **environ;
 extern char *no_argv[];
@@ -42,10 +32,10 @@ extern char *no_argv[];
 extern volatile uintptr_t bad_addr;
 #define BAD ((void *)bad_addr)
 
-/* How a program is run: execve, execve_nosecurity, execve after
- * PR_RESTRICT_ME + PR_SET_FORCE_EXECVE_NOSECURITY, fexecve_nosecurity, or
- * the kernel entry called directly: NOSEC_IOC_EXECVEAT on the module,
- * the execveat_nosecurity system call natively. */
+/* How a program is run: execve, execve_nosecurity (the library:
+ * execveat() with AT_EXECVE_NO_TRANSITION), execve after PR_RESTRICT_ME +
+ * PR_SET_FORCE_EXECVE_NOSECURITY, fexecve_nosecurity, or the module's
+ * NOSEC_IOC_EXECVEAT (on the series, which has no device: the flag). */
 enum how { PLAIN, NOSEC, FORCED, NOSEC_FD, NOSEC_IOCTL };
 
 struct run {

@@ -23,8 +23,12 @@ static int t_force_args(void)
 	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 1, 0, 1, 0) == -1 && errno == EINVAL, "arg4");
 	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 1, 0, 0, 1) == -1 && errno == EINVAL, "arg5");
 	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 0, "get 0");
+	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 1, 0, 0, 0) == -1 && errno == EINVAL, "get arg2");
+	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 1) == -1 && errno == EINVAL, "get arg5");
 	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
-	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 5, 0, 0, 0) == 0, "set");
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 2, 0, 0, 0) == -1 && errno == EINVAL, "on = 2");
+	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 0, "still off");
+	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 1, 0, 0, 0) == 0, "set");
 	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 1, "get 1");
 	CHECK(prctl(PR_SET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 0, "clear");
 	CHECK(prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0) == 0, "get 0 again");

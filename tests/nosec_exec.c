@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -510,6 +512,80 @@ static int t_failure_leaves_no_state(void)
 	return PASS;
 }
 
+/*
+ * The flag is the ABI: execveat(-1, "", ..., AT_EMPTY_PATH |
+ * AT_EXECVE_NO_TRANSITION) is judged (EBADF) where it is known, and
+ * changes nothing: no exec counted, no task left with state.
+ */
+static int t_flag_probe(void)
+{
+	char *argv[] = { "", NULL }, *envp[] = { NULL };
+	long tasks = nosec_native ? 0 : stat_value("tasks");
+	long execs = nosec_native ? 0 : stat_value("nosec_execs");
+
+	CHECK(syscall(SYS_execveat, -1, "", argv, envp,
+		      AT_EMPTY_PATH | AT_EXECVE_NO_TRANSITION) == -1 && errno == EBADF,
+	      "probe: %d", errno);
+	CHECK(syscall(SYS_execveat, -1, "", argv, envp, AT_EMPTY_PATH | 0x4) == -1 &&
+	      errno == EINVAL, "an unknown flag beside it: %d", errno);
+	CHECK(nosec_native || (stat_value("tasks") == tasks &&
+			       stat_value("nosec_execs") == execs),
+	      "tasks %ld -> %ld, nosec_execs %ld -> %ld", tasks, stat_value("tasks"),
+	      execs, stat_value("nosec_execs"));
+	return PASS;
+}
+
+/*
+ * Where the device is not (a tmpfs over /dev, as bwrap --dev and
+ * PrivateDevices= give), as TEST_UID, under a filter that fails the two
+ * system call numbers an earlier ABI used (463, 464: setxattrat and
+ * getxattrat since 6.13) with ENOTSUP.
+ */
+static void no_device_here(void)
+{
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/dev", "tmpfs", 0, NULL))
+		_exit(96);
+	setup_user();
+	if (deny_syscall(463, ENOTSUP) || deny_syscall(464, ENOTSUP))
+		_exit(97);
+}
+
+static void restrict_all_without_device(void *arg)
+{
+	char *argv[] = { FIX_PROBE, NULL };
+
+	(void)arg;
+	no_device_here();
+	execveat_nosecurity(AT_FDCWD, FIX_PROBE, argv, environ,
+			    NOSEC_EXEC_RESTRICT_ALL);
+	printf("exec_errno=%d\n", errno);
+}
+
+/*
+ * No device, no number: execve_nosecurity() is execveat() with the flag
+ * and nothing else, so it runs where /dev/nosec_exec is not; the read
+ * check refusing an exec-only file that a plain exec runs shows it is
+ * the nosecurity exec.  Only NOSEC_EXEC_RESTRICT_ALL, the module's own
+ * (the ioctl), fails there, with ENODEV.
+ */
+static int t_no_device_no_number(void)
+{
+	struct run r;
+
+	CHECK(run_prog(NOSEC, FIX_PROBE, no_device_here, &r) == 0,
+	      "nosecurity exec without the device: %d %s", r.exec_errno, r.out);
+	CHECK(run_prog(PLAIN, FIX_PROBE_XONLY, no_device_here, &r) == 0,
+	      "control: a plain exec of the exec-only file: %d", r.exec_errno);
+	CHECK(refused(NOSEC, FIX_PROBE_XONLY, no_device_here, EACCES) == PASS,
+	      "the read check");
+	capture(restrict_all_without_device, NULL, &r);
+	CHECK(getl(&r, "exec_errno") == ENODEV,
+	      "NOSEC_EXEC_RESTRICT_ALL without the device: %s", r.out);
+	return PASS;
+}
+
 static int t_ioctl_errors(void)
 {
 	struct nosec_execveat_args a = { .dirfd = AT_FDCWD };
@@ -565,6 +641,8 @@ const struct test_case nosec_exec_cases[] = {
 	{ "nosec_fexecve_by_fd", t_fexecve },
 	{ "nosec_execveat_dirfd_flags", t_execveat_dirfd },
 	{ "nosec_failure_leaves_no_state", t_failure_leaves_no_state },
+	{ "nosec_flag_probe_ebadf_no_side_effect", t_flag_probe },
+	{ "nosec_exec_without_device_or_syscall_number", t_no_device_no_number, 1 },
 	{ "ioctl_bad_input", t_ioctl_errors,
 	  .module_only = "the ioctl of /dev/nosec_exec" },
 	{ NULL },

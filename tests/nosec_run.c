@@ -107,20 +107,53 @@ static void nosec_run_capture_as_user(void *arg)
 	nosec_run_capture(arg);
 }
 
-/* A device the user may not open is named as the reason, status 125. */
+/*
+ * The device matters only to --restrict-all (NOSEC_EXEC_RESTRICT_ALL):
+ * with a device the user may not open, a plain nosec-run runs (the flag
+ * needs no device), and --restrict-all names the device as the reason,
+ * status 125.
+ */
 static int t_cli_device_refused(void)
 {
-	struct run r;
-	int status;
+	struct run plain, all;
+	int s_plain, s_all;
 
 	CHECK(chmod("/dev/nosec_exec", 0600) == 0, "chmod: %d", errno);
-	status = capture(nosec_run_capture_as_user, "--", &r);
+	s_plain = capture(nosec_run_capture_as_user, "--", &plain);
+	s_all = capture(nosec_run_capture_as_user, "--restrict-all", &all);
 	CHECK(chmod("/dev/nosec_exec", 0666) == 0, "chmod back: %d", errno);
-	CHECK(WEXITSTATUS(status) == 125, "status %#x", status);
-	CHECK(strstr(r.out, "cannot open /dev/nosec_exec: Permission denied") &&
-	      !strstr(r.out, "cannot run"), "said: %s", r.out);
-	status = capture(nosec_run_capture_as_user, "--", &r);
-	CHECK(WEXITSTATUS(status) == 0, "mode 0666 again: status %#x: %s", status, r.out);
+	CHECK(WEXITSTATUS(s_plain) == 0, "plain run, mode 0600: status %#x: %s",
+	      s_plain, plain.out);
+	CHECK(WEXITSTATUS(s_all) == 125, "--restrict-all: status %#x", s_all);
+	CHECK(strstr(all.out, "cannot open /dev/nosec_exec: Permission denied") &&
+	      strstr(all.out, "--restrict-all needs the device") &&
+	      !strstr(all.out, "cannot run"), "said: %s", all.out);
+	s_all = capture(nosec_run_capture_as_user, "--restrict-all", &all);
+	CHECK(WEXITSTATUS(s_all) == 0, "mode 0666 again: status %#x: %s", s_all, all.out);
+	return PASS;
+}
+
+/*
+ * No /dev/nosec_exec here (the module's node renamed away; natively there
+ * is none): a plain nosec-run runs, --restrict-all says what is missing
+ * and why, status 125.
+ */
+static int t_cli_no_device(void)
+{
+	const char *dev = "/dev/nosec_exec", *hidden = "/dev/.nosec_exec";
+	struct run plain, all;
+	int s_plain, s_all;
+
+	CHECK(nosec_native || rename(dev, hidden) == 0, "hide: %d", errno);
+	s_plain = capture(nosec_run_capture_as_user, "--", &plain);
+	s_all = capture(nosec_run_capture_as_user, "--restrict-all", &all);
+	CHECK(nosec_native || rename(hidden, dev) == 0, "unhide: %d", errno);
+	CHECK(WEXITSTATUS(s_plain) == 0, "plain run: status %#x: %s", s_plain, plain.out);
+	CHECK(WEXITSTATUS(s_all) == 125, "--restrict-all: status %#x: %s", s_all, all.out);
+	CHECK(strstr(all.out, nosec_native ?
+		      "this kernel's own nosecurity exec has no such option" :
+		      "module is loaded, but /dev/nosec_exec is missing here"),
+	      "--restrict-all said: %s", all.out);
 	return PASS;
 }
 
@@ -250,6 +283,9 @@ static int t_cli_module_not_loaded(void)
 	status = capture(nosec_run_capture, "--", &r);
 	CHECK(WEXITSTATUS(status) == 125, "plain run: status %#x", status);
 	CHECK(strstr(r.out, "nosec_exec module is not loaded"), "said: %s", r.out);
+	status = capture(nosec_run_capture, "--restrict-all", &r);
+	CHECK(WEXITSTATUS(status) == 125, "--restrict-all: status %#x", status);
+	CHECK(strstr(r.out, "nosec_exec module is not loaded"), "said: %s", r.out);
 	CHECK(load_module() == 0, "reload: %d", errno);
 	return PASS;
 }
@@ -260,6 +296,7 @@ const struct test_case nosec_run_cases[] = {
 	{ "nosec_run_usage_errors_point_to_help", t_cli_usage_errors },
 	{ "nosec_run_names_a_refused_device", t_cli_device_refused, 1,
 	  .module_only = "no /dev/nosec_exec to refuse" },
+	{ "nosec_run_without_device", t_cli_no_device, 1 },
 	{ "nosec_run_forced_needs_no_device", t_cli_forced_needs_no_device, 1 },
 	{ "nosec_run_forced_failure_is_not_the_device", t_cli_forced_failure_is_not_the_device, 1 },
 	{ "nosec_run_module_not_loaded", t_cli_module_not_loaded, 1,

@@ -117,9 +117,9 @@ static int decide_native(void)
 	if (env && atoi(env) != nosec_native) {
 		fprintf(stderr, "nosec_test: NOSEC_NATIVE=%s, but %s\n", env,
 			nosec_native ?
-			"no /dev/nosec_exec and PR_GET_RESTRICT works: native" :
-			access("/dev/" NOSEC_EXEC_DEVICE_NAME, F_OK) == 0 ?
-			"/dev/nosec_exec is there: the module" :
+			"no nosec_exec module and PR_GET_RESTRICT works: native" :
+			access("/sys/module/nosec_exec", F_OK) == 0 ?
+			"the nosec_exec module is loaded" :
 			"PR_GET_RESTRICT fails: neither (module not loaded?)");
 		return -1;
 	}

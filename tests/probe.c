@@ -90,7 +90,7 @@ static int use_tracee(pid_t pid, unsigned long addr)
 
 int main(int argc, char *argv[])
 {
-	unsigned long mask = 0;
+	int mask;
 	char buf[256];
 	struct itimerval it;
 	struct rlimit rl;
@@ -133,8 +133,9 @@ int main(int argc, char *argv[])
 	first_line("tomoyo_domain", "/sys/kernel/security/tomoyo/self_domain");
 	keyring("thread_keyring", KEY_SPEC_THREAD_KEYRING);
 	keyring("process_keyring", KEY_SPEC_PROCESS_KEYRING);
-	if (prctl(PR_GET_RESTRICT, &mask, 0, 0, 0) == 0)
-		printf("restrict=%lu\n", mask);
+	mask = prctl(PR_GET_RESTRICT, 0, 0, 0, 0);
+	if (mask >= 0)
+		printf("restrict=%d\n", mask);
 	else
 		printf("restrict=-%d\n", errno);
 	printf("force=%d\n", prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0));

@@ -18,16 +18,17 @@
 
 int main(void)
 {
-	struct { unsigned long mask, canary; } w = { 0, 0x5a5a5a5aUL };
+	int mask;
 	char *argv[] = { FIX_PROBE_SUID, NULL };
 	extern char **environ;
 	int e1, e2;
 
 	if (prctl(PR_RESTRICT_ME, PR_RESTRICT_EXEC, 0, 0, 0))
 		return 10;
-	if (prctl(PR_GET_RESTRICT, &w.mask, 0, 0, 0))
+	mask = prctl(PR_GET_RESTRICT, 0, 0, 0, 0);
+	if (mask < 0)
 		return 11;
-	printf("mask32=%lu\ncanary32=%#lx\n", w.mask, w.canary);
+	printf("mask32=%d\n", mask);
 	execve(FIX_PROBE, argv, environ);
 	e1 = errno;
 	syscall(SYS_execveat, AT_FDCWD, FIX_PROBE, argv, environ, 0);

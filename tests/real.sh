@@ -337,15 +337,18 @@ as_user unshare -r nosec-run --restrict sh -c 'id -u' >"$work/out.restricted" 2>
 rc_restricted=$?
 check "a restricted shell in unshare -r cannot exec, even as namespace root" \
 	eval '! rc restricted 0 && has restricted "Operation not permitted"'
-as_user bwrap --ro-bind / / --dev /dev --proc /proc nosec-run id -u >"$work/out.devhidden" 2>&1
+run_pair "bwrap --dev hides /dev/nosec_exec: a plain nosec-run runs all the same (the flag needs no device)" \
+	"$uid" bwrap --ro-bind / / --dev /dev --proc /proc nosec-run id -u
+as_user bwrap --ro-bind / / --dev /dev --proc /proc nosec-run --restrict-all id -u \
+	>"$work/out.devhidden" 2>&1
 rc_devhidden=$?
-check "bwrap --dev hides /dev/nosec_exec: nosec-run says the device is missing, not the module (status 125)" \
+check "bwrap --dev hides /dev/nosec_exec: nosec-run --restrict-all says the device is missing, not the module (status 125)" \
 	eval 'rc devhidden 125 && has devhidden "module is loaded, but /dev/nosec_exec is missing here" &&
 	      hasnt devhidden "module is not loaded"'
 as_user bwrap --ro-bind / / --dev /dev --dev-bind /dev/nosec_exec /dev/nosec_exec \
-	--proc /proc nosec-run id -u >"$work/out.devbound" 2>&1
+	--proc /proc nosec-run --restrict-all id -u >"$work/out.devbound" 2>&1
 rc_devbound=$?
-check "bwrap --dev plus --dev-bind /dev/nosec_exec: a plain nosec-run (the device route) works again (the recipe)" \
+check "bwrap --dev plus --dev-bind /dev/nosec_exec: nosec-run --restrict-all works again (the recipe)" \
 	eval 'rc devbound 0 && is devbound "$uid"'
 run_pair "bwrap --dev without the node: nosec-run --restrict --force runs (a forced exec needs no device)" \
 	"$uid" bwrap --ro-bind / / --dev /dev --proc /proc nosec-run --restrict --force id -u
@@ -418,7 +421,6 @@ profile nosec-child {
 }
 profile nosec-parent $aa/parent {
   /** mr,
-  /dev/nosec_exec rw,
   /usr/bin/** ix,
   /nosec/bin/nosec-run ix,
   $aa/parent ix,

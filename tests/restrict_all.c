@@ -30,9 +30,9 @@
 
 static unsigned long restrict_mask(void)
 {
-	unsigned long m = 99;
+	int m = prctl(PR_GET_RESTRICT, 0, 0, 0, 0);
 
-	return prctl(PR_GET_RESTRICT, &m, 0, 0, 0) ? 99 : m;
+	return m < 0 ? 99 : (unsigned long)m;
 }
 
 static int t_prctl_rules(void)
@@ -73,22 +73,19 @@ static int every_route_denied(const char *who)
 	      "%s: fexecve_nosecurity: %d", who, errno);
 	e = do_exec(NOSEC_IOCTL, FIX_PROBE, argv);
 	CHECK(e == EPERM, "%s: the %s itself: %d", who,
-	      nosec_native ? "execveat_nosecurity syscall" : "ioctl", e);
-	/* Natively, the other system call, which libnosec does not use. */
-	CHECK(!nosec_native ||
-	      (syscall(__NR_execve_nosecurity, FIX_PROBE, argv, environ) == -1 &&
-	       errno == EPERM),
-	      "%s: the execve_nosecurity syscall: %d", who, errno);
+	      nosec_native ? "flag" : "ioctl", e);
+	CHECK(syscall(SYS_execveat, AT_FDCWD, FIX_PROBE, argv, environ,
+		      AT_EXECVE_NO_TRANSITION) == -1 && errno == EPERM,
+	      "%s: execveat(AT_EXECVE_NO_TRANSITION) made directly: %d", who, errno);
 	CHECK(nosec_set_force(1) == -1 && errno == EPERM, "%s: force mode: %d", who, errno);
 	CHECK(execve(FIX_PROBE, argv, environ) == -1 && errno == EPERM,
 	      "%s: execve after refused force: %d", who, errno);
 	i32_argv[0] = (unsigned int)(uintptr_t)i32_path;
 	CHECK(int80(NR32_EXECVE, (long)i32_path, (long)i32_argv, 0, 0, 0) == -EPERM,
 	      "%s: int $0x80 execve", who);
-	CHECK(!nosec_native ||
-	      int80(NR32_EXECVEAT_NOSECURITY, AT_FDCWD, (long)i32_path,
-		    (long)i32_argv, 0, 0) == -EPERM,
-	      "%s: int $0x80 execveat_nosecurity", who);
+	CHECK(int80(NR32_EXECVEAT, AT_FDCWD, (long)i32_path, (long)i32_argv, 0,
+		    AT_EXECVE_NO_TRANSITION) == -EPERM,
+	      "%s: int $0x80 execveat(AT_EXECVE_NO_TRANSITION)", who);
 	e = posix_spawn(&pid, FIX_PROBE, NULL, NULL, argv, environ);
 	CHECK(e == EPERM, "%s: posix_spawn: %d", who, e);
 	close(fd);

@@ -423,15 +423,12 @@ static void fz_prctl(struct fuzz *f)
 		PR_RESTRICT_ME, PR_GET_RESTRICT, PR_SET_FORCE_EXECVE_NOSECURITY,
 		PR_GET_FORCE_EXECVE_NOSECURITY,
 	};
-	int option = options[rand_r(&f->seed) % 4], w[5] = { 0 }, all_w = 1;
+	int option = options[rand_r(&f->seed) % 4], w[5] = { 0 };
 	unsigned long a[5];
 	long ret, want;
 
-	for (int i = 1; i < 5; i++) {
+	for (int i = 1; i < 5; i++)
 		a[i] = rand_r(&f->seed) % 3 ? 0 : fz_arg(f, &w[i]);
-		if (a[i] && !w[i])
-			all_w = 0;
-	}
 	errno = 0;
 	ret = prctl(option, a[1], a[2], a[3], a[4]);
 	switch (option) {
@@ -448,19 +445,16 @@ static void fz_prctl(struct fuzz *f)
 			f->restricted |= a[1];
 		break;
 	case PR_GET_RESTRICT:
-		want = all_w ? 0 : -EFAULT;
-		if (!want && a[1] && !(a[2] | a[3] | a[4]) &&
-		    *(unsigned long *)a[1] != (unsigned long)f->restricted)
-			fz_fail(f, "PR_GET_RESTRICT value", *(unsigned long *)a[1], 0, f->restricted);
+		want = (a[1] | a[2] | a[3] | a[4]) ? -EINVAL : (long)f->restricted;
 		break;
 	case PR_SET_FORCE_EXECVE_NOSECURITY:
-		want = (a[2] | a[3] | a[4]) ? -EINVAL : !f->restricted ? -EPERM :
+		want = (a[1] > 1 || a[2] | a[3] | a[4]) ? -EINVAL : !f->restricted ? -EPERM :
 		       a[1] && (f->restricted & PR_RESTRICT_EXEC_NOSECURITY) ? -EPERM : 0;
 		if (!want)
 			f->force = !!a[1];
 		break;
 	default:
-		want = f->force;
+		want = (a[1] | a[2] | a[3] | a[4]) ? -EINVAL : f->force;
 	}
 	if ((want < 0 && (ret != -1 || errno != -want)) || (want >= 0 && ret != want))
 		fz_fail(f, "prctl", ret, errno, want);
@@ -492,10 +486,11 @@ static void fz_ioctl(struct fuzz *f, int dev)
 		args->flags = (unsigned int)fz_rand(f);
 	errno = 0;
 	if (nosec_native)
-		ret = syscall(__NR_execveat_nosecurity, args->dirfd,
+		ret = syscall(SYS_execveat, args->dirfd,
 			      (const char *)(uintptr_t)args->pathname,
 			      (char *const *)(uintptr_t)args->argv,
-			      (char *const *)(uintptr_t)args->envp, args->flags);
+			      (char *const *)(uintptr_t)args->envp,
+			      args->flags | AT_EXECVE_NO_TRANSITION);
 	else
 		ret = ioctl(dev, cmd, arg);
 	switch (errno) {

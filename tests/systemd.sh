@@ -53,19 +53,22 @@ rm -f "$work"/out.*
 unit nodev PrivateDevices=yes -- sh -c '[ ! -e /dev/nosec_exec ] && [ -e /dev/null ]'
 unit forced PrivateDevices=yes -- "$nosec_run" --restrict --force "$suid" -u
 unit nosec PrivateDevices=yes -- "$nosec_run" "$suid" -u
+unit all PrivateDevices=yes -- "$nosec_run" --restrict-all "$suid" -u
 check "PrivateDevices=yes: the unit's /dev has no nosec_exec" eval 'rc nodev 0'
 check "PrivateDevices=yes: nosec-run --restrict --force runs, euid $uid (the forced route needs no device)" \
 	eval 'rc forced 0 && is forced "$uid"'
-check "PrivateDevices=yes: a plain nosec-run says the device is missing here (status 125)" \
-	eval 'rc nosec 125 && has nosec "module is loaded, but /dev/nosec_exec is missing here" &&
-	      ! has nosec "^0$"'
+check "PrivateDevices=yes: a plain nosec-run runs, euid $uid (execveat with the flag needs no device)" \
+	eval 'rc nosec 0 && is nosec "$uid"'
+check "PrivateDevices=yes: nosec-run --restrict-all says the device is missing here (status 125)" \
+	eval 'rc all 125 && has all "module is loaded, but /dev/nosec_exec is missing here" &&
+	      ! has all "^0$"'
 
-# The device route in a private /dev: the node bound in, and allowed.
+# --restrict-all's device in a private /dev: the node bound in, and allowed.
 rm -f "$work"/out.*
 unit bound PrivateDevices=yes BindPaths=/dev/nosec_exec \
-	"DeviceAllow=/dev/nosec_exec rw" -- "$nosec_run" "$suid" -u
-unit closed PrivateDevices=yes BindPaths=/dev/nosec_exec -- "$nosec_run" "$suid" -u
-check "PrivateDevices=yes + BindPaths= + DeviceAllow=/dev/nosec_exec rw: plain nosec-run runs, euid $uid" \
+	"DeviceAllow=/dev/nosec_exec rw" -- "$nosec_run" --restrict-all "$suid" -u
+unit closed PrivateDevices=yes BindPaths=/dev/nosec_exec -- "$nosec_run" --restrict-all "$suid" -u
+check "PrivateDevices=yes + BindPaths= + DeviceAllow=/dev/nosec_exec rw: nosec-run --restrict-all runs, euid $uid" \
 	eval 'rc bound 0 && is bound "$uid"'
 check "PrivateDevices=yes + BindPaths= without DeviceAllow=: the device cgroup refuses the open (125, named)" \
 	eval 'rc closed 125 && has closed "cannot open /dev/nosec_exec: Operation not permitted" &&
@@ -73,13 +76,16 @@ check "PrivateDevices=yes + BindPaths= without DeviceAllow=: the device cgroup r
 
 # DevicePolicy=closed alone: the node is there, the open is what is allowed.
 rm -f "$work"/out.*
-unit allowed DevicePolicy=closed "DeviceAllow=/dev/nosec_exec rw" -- "$nosec_run" "$suid" -u
-unit denied DevicePolicy=closed -- "$nosec_run" "$suid" -u
+unit allowed DevicePolicy=closed "DeviceAllow=/dev/nosec_exec rw" -- "$nosec_run" --restrict-all "$suid" -u
+unit denied DevicePolicy=closed -- "$nosec_run" --restrict-all "$suid" -u
+unit nosec DevicePolicy=closed -- "$nosec_run" "$suid" -u
 unit forced DevicePolicy=closed -- "$nosec_run" --restrict --force "$suid" -u
-check "DevicePolicy=closed + DeviceAllow=/dev/nosec_exec rw: plain nosec-run runs, euid $uid" \
+check "DevicePolicy=closed + DeviceAllow=/dev/nosec_exec rw: nosec-run --restrict-all runs, euid $uid" \
 	eval 'rc allowed 0 && is allowed "$uid"'
-check "DevicePolicy=closed without DeviceAllow=: plain nosec-run refused (125, the device named)" \
+check "DevicePolicy=closed without DeviceAllow=: nosec-run --restrict-all refused (125, the device named)" \
 	eval 'rc denied 125 && has denied "cannot open /dev/nosec_exec: Operation not permitted"'
+check "DevicePolicy=closed without DeviceAllow=: a plain nosec-run runs, euid $uid (no device needed)" \
+	eval 'rc nosec 0 && is nosec "$uid"'
 check "DevicePolicy=closed without DeviceAllow=: nosec-run --restrict --force runs, euid $uid" \
 	eval 'rc forced 0 && is forced "$uid"'
 

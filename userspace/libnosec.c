@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libnosec - execve_nosecurity() and friends, over /dev/nosec_exec and
- * prctl(2); or, on a kernel with our series applied (upstream/), over its
- * execveat_nosecurity() system call.
+ * libnosec - execve_nosecurity() and friends: execveat() with
+ * AT_EXECVE_NO_TRANSITION, the one call our kernel series (upstream/) and
+ * the nosec_exec module both answer; /dev/nosec_exec only for what the
+ * module alone offers (NOSEC_EXEC_RESTRICT_ALL); prctl(2) for the rest.
+ * No system call number of our own, anywhere.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,57 +19,44 @@
 
 #define NOSEC_DEVICE "/dev/" NOSEC_EXEC_DEVICE_NAME
 
-/* Open the device; -1 with errno ENOSYS when the module is not loaded. */
-static int nosec_open_device(void)
+/* execveat() itself: glibc has a wrapper only since 2.34. */
+static int nosec_execveat(int dirfd, const char *pathname, char *const argv[],
+			  char *const envp[], int flags)
 {
-	int fd = open(NOSEC_DEVICE, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0 && (errno == ENOENT || errno == ENXIO || errno == ENODEV))
-		errno = ENOSYS;
-	return fd;
+	return (int)syscall(SYS_execveat, dirfd, pathname, argv, envp, flags);
 }
 
 /*
- * execveat_nosecurity()'s number in the series, where the C library's
- * headers do not have it yet.  Used only on a kernel that has shown it
- * has the series (nosec_native_execveat()): a later kernel may have
- * given the same number to another call (6.13 gave 463 to setxattrat).
+ * Does the kernel know AT_EXECVE_NO_TRANSITION?  Asked with no side
+ * effect: an execveat() of no file.  A kernel that knows the flag judges
+ * the call and gets as far as the descriptor (EBADF), or refuses a task
+ * that may run nothing new (EPERM); one that does not rejects the flag
+ * before anything else (EINVAL).  Asked only after a failure, and not
+ * remembered: the module may come or go while a process runs.
  */
-#ifndef __NR_execveat_nosecurity
-# if defined(__x86_64__) && defined(__ILP32__)
-#  define __NR_execveat_nosecurity	(0x40000000 | 464)	/* x32 */
-# elif defined(__x86_64__) || defined(__i386__)
-#  define __NR_execveat_nosecurity	464
-# endif
-#endif
-
-/* Does the kernel answer the prctl options (the module's, or the series')? */
-static int nosec_kernel_has_prctls(void)
+static int nosec_kernel_knows_flag(void)
 {
-	return prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) == 0;
+	char *const argv[] = { (char *)"", NULL };
+	char *const envp[] = { NULL };
+	int saved = errno, known;
+
+	known = nosec_execveat(-1, "", argv, envp,
+			       AT_EMPTY_PATH | AT_EXECVE_NO_TRANSITION) < 0 &&
+		errno != EINVAL;
+	errno = saved;
+	return known;
 }
 
 /*
- * With the module's device absent: the series' system call, if the
- * kernel has it.  The prctl options come in the same series as the
- * system calls, so a kernel that answers them without the module has
- * the calls; it has no NOSEC_EXEC_RESTRICT_ALL.  Else -1 with ENOSYS.
+ * The module's ioctl, for NOSEC_EXEC_RESTRICT_ALL: it turns into the same
+ * execveat(), with that bit beside the flag.  Without the device: ENOSYS
+ * when no kernel part is there at all, ENODEV when the kernel knows the
+ * flag but this mount namespace has no /dev/nosec_exec (a private /dev, or
+ * the series, which has no such flag).
  */
-static int nosec_native_execveat(int dirfd, const char *pathname,
+static int nosec_device_execveat(int dirfd, const char *pathname,
 				 char *const argv[], char *const envp[],
 				 int flags)
-{
-#ifdef __NR_execveat_nosecurity
-	if (nosec_kernel_has_prctls())
-		return (int)syscall(__NR_execveat_nosecurity, dirfd, pathname,
-				    argv, envp, flags);
-#endif
-	errno = ENOSYS;
-	return -1;
-}
-
-int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
-			char *const envp[], int flags)
 {
 	struct nosec_execveat_args args = {
 		.pathname = (uintptr_t)pathname,
@@ -78,18 +67,35 @@ int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
 	};
 	int fd, saved;
 
-	fd = nosec_open_device();
+	fd = open(NOSEC_DEVICE, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		if (errno != ENOSYS)
-			return -1;
-		return nosec_native_execveat(dirfd, pathname, argv, envp,
-					     flags);
+		if (errno == ENOENT || errno == ENXIO || errno == ENODEV)
+			errno = nosec_kernel_knows_flag() ? ENODEV : ENOSYS;
+		return -1;	/* EACCES, EPERM: the device's mode or cgroup */
 	}
 	/* Returns only on failure; fd is close-on-exec otherwise. */
 	ioctl(fd, NOSEC_IOC_EXECVEAT, &args);
 	saved = errno;
 	close(fd);
 	errno = saved;
+	return -1;
+}
+
+int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
+			char *const envp[], int flags)
+{
+	if (flags & NOSEC_EXEC_RESTRICT_ALL)
+		return nosec_device_execveat(dirfd, pathname, argv, envp,
+					     flags);
+	/*
+	 * The call first: where the flag is known it runs, and where it is
+	 * not, it is refused before anything happens.  Only EINVAL needs
+	 * the question: a flag this kernel does not know, or the caller's.
+	 */
+	nosec_execveat(dirfd, pathname, argv, envp,
+		       flags | AT_EXECVE_NO_TRANSITION);
+	if (errno == EINVAL && !nosec_kernel_knows_flag())
+		errno = ENOSYS;
 	return -1;
 }
 
@@ -104,6 +110,12 @@ int fexecve_nosecurity(int fd, char *const argv[], char *const envp[])
 	return execveat_nosecurity(fd, "", argv, envp, AT_EMPTY_PATH);
 }
 
+/* Does the kernel answer the prctl options (the module's, or the series')? */
+static int nosec_kernel_has_prctls(void)
+{
+	return prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) >= 0;
+}
+
 /*
  * prctl() of an option the module or the series adds: EINVAL means
  * neither is there, unless the kernel answers PR_GET_RESTRICT.
@@ -113,8 +125,7 @@ static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
 {
 	int ret = prctl(option, arg2, arg3, arg4, 0UL);
 
-	if (ret < 0 && errno == EINVAL && access(NOSEC_DEVICE, F_OK) != 0 &&
-	    !nosec_kernel_has_prctls())
+	if (ret < 0 && errno == EINVAL && !nosec_kernel_has_prctls())
 		errno = ENOSYS;
 	return ret;
 }
@@ -137,9 +148,9 @@ int nosec_restrict_exec_all_threads(pid_t *blocker)
 
 int nosec_exec_restricted(void)
 {
-	unsigned long mask = 0;
+	int mask = nosec_prctl(PR_GET_RESTRICT, 0, 0, 0);
 
-	if (nosec_prctl(PR_GET_RESTRICT, (unsigned long)&mask, 0, 0) < 0)
+	if (mask < 0)
 		return -1;
 	return !!(mask & PR_RESTRICT_EXEC);
 }

@@ -6,6 +6,7 @@
  * Exit status, as env(1): 125 nosec-run itself failed, 126 PROGRAM was
  * found but could not be run, 127 PROGRAM was not found.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -82,31 +83,44 @@ static void bad_option(const char *arg)
 		fprintf(stderr, "%s: invalid option -- '%c'\n", prog, optopt);
 }
 
-/*
- * No device: either the module is not loaded, or it is and this mount
- * namespace has a /dev of its own without the node (bwrap --dev,
- * systemd's PrivateDevices=).  The prctl answers only when it is loaded.
- */
+/* ENOSYS: the kernel knows no AT_EXECVE_NO_TRANSITION and no prctl option. */
 static void module_not_loaded(void)
 {
-	if (nosec_exec_restricted() >= 0) {
+	fprintf(stderr,
+		"%s: this kernel has no nosecurity exec: the nosec_exec module is not loaded\n"
+		"%s: load it with: modprobe nosec_exec (or insmod nosec_exec.ko)\n",
+		prog, prog);
+}
+
+/* Is the nosec_exec module loaded (not the series' own flag)? */
+static int module_loaded(void)
+{
+	return access("/sys/module/nosec_exec", F_OK) == 0;
+}
+
+/*
+ * ENODEV, for --restrict-all: the kernel knows the flag, but the module's
+ * device, which alone offers NOSEC_EXEC_RESTRICT_ALL, is not here.
+ */
+static void no_device_here(void)
+{
+	if (!module_loaded()) {
 		fprintf(stderr,
-			"%s: the nosec_exec module is loaded, but /dev/%s is missing here\n"
-			"%s: (a private /dev? bind the node in, e.g. bwrap --dev-bind /dev/%s /dev/%s)\n",
-			prog, NOSEC_EXEC_DEVICE_NAME, prog,
-			NOSEC_EXEC_DEVICE_NAME, NOSEC_EXEC_DEVICE_NAME);
+			"%s: --restrict-all needs the nosec_exec module's /dev/%s;\n"
+			"%s: this kernel's own nosecurity exec has no such option (use --restrict)\n",
+			prog, NOSEC_EXEC_DEVICE_NAME, prog);
 		return;
 	}
 	fprintf(stderr,
-		"%s: the nosec_exec module is not loaded (no /dev/%s);\n"
-		"%s: load it with: modprobe nosec_exec (or insmod nosec_exec.ko)\n",
-		prog, NOSEC_EXEC_DEVICE_NAME, prog);
+		"%s: the nosec_exec module is loaded, but /dev/%s is missing here;\n"
+		"%s: --restrict-all needs it (a private /dev? bind the node in, e.g. bwrap --dev-bind /dev/%s /dev/%s)\n",
+		prog, NOSEC_EXEC_DEVICE_NAME, prog,
+		NOSEC_EXEC_DEVICE_NAME, NOSEC_EXEC_DEVICE_NAME);
 }
 
 /*
  * EACCES or EPERM from the device itself, not from the program: its mode,
- * the module's exec_group, an LSM or a device cgroup keeps this user from
- * nosecurity execs.
+ * an LSM or a device cgroup keeps this user from opening it.
  */
 static int device_refused(void)
 {
@@ -121,9 +135,33 @@ static int device_refused(void)
 		return 0;
 	fprintf(stderr,
 		"%s: cannot open %s: %s\n"
-		"%s: nosecurity execs are not allowed for this user here (the\n"
-		"%s: device's mode or the module's exec_group; see nosec_exec(4))\n",
+		"%s: --restrict-all needs the device (its mode, the module's exec_group,\n"
+		"%s: an LSM or a device cgroup refuses it here; see nosec_exec(4))\n",
 		prog, dev, strerror(errno), prog, prog);
+	return 1;
+}
+
+/*
+ * EACCES: the module's exec_group, when it is set and this process is not
+ * in it, keeps this user from nosecurity execs.
+ */
+static int exec_group_refused(void)
+{
+	FILE *f = fopen("/sys/module/nosec_exec/parameters/exec_group", "r");
+	long gid = -1;
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%ld", &gid);
+	fclose(f);
+	if (n != 1 || gid < 0 || (gid_t)gid == getegid() ||
+	    group_member((gid_t)gid))
+		return 0;
+	fprintf(stderr,
+		"%s: nosecurity execs are allowed only to the members of group %ld\n"
+		"%s: (the nosec_exec module's exec_group; see nosec_exec(4))\n",
+		prog, gid, prog);
 	return 1;
 }
 
@@ -135,19 +173,19 @@ static int exit_code_for(int err)
 
 /* How nosec-run execs the program. */
 enum run_how {
-	RUN_DEVICE,	/* execve_nosecurity() */
+	RUN_FLAG,	/* execve_nosecurity(): AT_EXECVE_NO_TRANSITION */
 	RUN_FORCED,	/* a plain execve() in a forced tree */
 	RUN_LAST,	/* the device, and the program can exec nothing */
 };
 
 /*
- * One exec of @path: through the device, or, in a forced tree, a plain
- * execve() that the module turns into the nosecurity exec.  That route
- * needs no device: a private /dev without the node (bwrap --dev,
- * PrivateDevices=) is no obstacle.  main() has checked that force is on.
- * For --restrict-all, the device's NOSEC_EXEC_RESTRICT_ALL: the program
- * starts with every exec denied, and a failed exec leaves nosec-run able
- * to try the next PATH entry.
+ * One exec of @path: execveat() with AT_EXECVE_NO_TRANSITION, or, in a
+ * forced tree, a plain execve() that the kernel turns into the nosecurity
+ * exec.  Neither needs the module's device: a private /dev without the
+ * node (bwrap --dev, PrivateDevices=) is no obstacle.  main() has checked
+ * that force is on.  For --restrict-all, the device's
+ * NOSEC_EXEC_RESTRICT_ALL: the program starts with every exec denied, and
+ * a failed exec leaves nosec-run able to try the next PATH entry.
  */
 static void exec_one(const char *path, char *const argv[], int how)
 {
@@ -183,7 +221,7 @@ static int run_program(const char *file, char *const argv[], int how)
 		if (n < 0 || (size_t)n >= sizeof(buf))
 			continue;
 		exec_one(buf, argv, how);
-		if (errno == ENOSYS)
+		if (errno == ENOSYS || errno == ENODEV)
 			return errno;
 		/* As execvp(): remember EACCES, keep looking. */
 		if (errno == EACCES)
@@ -281,12 +319,18 @@ int main(int argc, char *argv[])
 	}
 
 	err = run_program(argv[optind], &argv[optind],
-			  force ? RUN_FORCED : all ? RUN_LAST : RUN_DEVICE);
+			  force ? RUN_FORCED : all ? RUN_LAST : RUN_FLAG);
 	if (!force && err == ENOSYS) {
 		module_not_loaded();
 		return EXIT_RUN_FAILED;
 	}
-	if (!force && (err == EACCES || err == EPERM) && device_refused())
+	if (all && err == ENODEV) {
+		no_device_here();
+		return EXIT_RUN_FAILED;
+	}
+	if (all && (err == EACCES || err == EPERM) && device_refused())
+		return EXIT_RUN_FAILED;
+	if (!force && err == EACCES && exec_group_refused())
 		return EXIT_RUN_FAILED;
 	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[optind],
 		strerror(err));

@@ -51,19 +51,36 @@
 # define PR_RESTRICT_TSYNC		(1UL << 0)
 
 /*
- * prctl(PR_GET_RESTRICT, unsigned long *mask, unsigned long *zero3,
- *       unsigned long *zero4, unsigned long *zero5): store the restriction
- * mask at @mask (if non-NULL) and 0 at each other non-NULL pointer.
+ * prctl(PR_GET_RESTRICT, 0, 0, 0, 0): returns the caller's restriction
+ * mask (0 when unrestricted), as PR_GET_NO_NEW_PRIVS returns its bit;
+ * EINVAL if an unused argument is not 0.
  */
 #define PR_GET_RESTRICT			0x6e6f7302
 
 /*
  * prctl(PR_SET_FORCE_EXECVE_NOSECURITY, on, 0, 0, 0): make every execve()
- * of the task behave as execve_nosecurity().  Requires PR_RESTRICT_EXEC.
+ * and execveat() of the task behave as if AT_EXECVE_NO_TRANSITION were
+ * passed.  Requires PR_RESTRICT_EXEC; @on is 0 or 1.
  */
 #define PR_SET_FORCE_EXECVE_NOSECURITY	0x6e6f7303
-/* prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0): returns 0 or 1. */
+/*
+ * prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0): returns 0 or 1;
+ * EINVAL if an unused argument is not 0.
+ */
 #define PR_GET_FORCE_EXECVE_NOSECURITY	0x6e6f7304
+
+/*
+ * The execveat() flag of the nosecurity exec: run the program in the
+ * caller's security context, with no set-user/group-ID, no file
+ * capabilities and no LSM transition, read access required.  The value of
+ * our kernel series (upstream/), where it is the whole ABI; the module
+ * accepts the same call.  A per-syscall AT_ value (include/uapi/linux/
+ * fcntl.h): 0x200 is what faccessat(), unlinkat() and name_to_handle_at()
+ * give their own flag.  A kernel that knows neither answers EINVAL.
+ */
+#ifndef AT_EXECVE_NO_TRANSITION
+#define AT_EXECVE_NO_TRANSITION		0x200
+#endif
 
 /* Name of the misc device, under /dev. */
 #define NOSEC_EXEC_DEVICE_NAME		"nosec_exec"
@@ -76,19 +93,13 @@
  * with PR_RESTRICT_EXEC | PR_RESTRICT_EXEC_NOSECURITY, so that it and
  * everything it starts can run no other program.  Set as the exec passes
  * its point of no return: a failed exec leaves the caller unrestricted.
+ * The execveat() the ioctl turns into carries it beside
+ * AT_EXECVE_NO_TRANSITION; on any other call the bit fails with EINVAL.
  */
 #define NOSEC_EXEC_RESTRICT_ALL		0x40000000
 #define NOSEC_EXEC_FLAGS_ALL		(NOSEC_EXEC_SYMLINK_NOFOLLOW | \
 					 NOSEC_EXEC_EMPTY_PATH | \
 					 NOSEC_EXEC_RESTRICT_ALL)
-
-/*
- * Not a flag of struct nosec_execveat_args: the bit %NOSEC_IOC_EXECVEAT
- * adds to the flags argument of the execveat() syscall it turns into.
- * Seccomp filters, tracers and strace see it in execveat's fifth argument;
- * without the module, execveat() rejects it with EINVAL.
- */
-#define NOSEC_EXECVEAT_ARMED		0x80000000U
 
 /**
  * struct nosec_execveat_args - argument of %NOSEC_IOC_EXECVEAT
@@ -117,8 +128,9 @@ struct nosec_execveat_args {
  * dumpability, AT_SECURE only when the caller's own ids are split or it
  * holds capabilities as a non-root user; read permission is required on
  * the program and on every interpreter.  The ioctl turns itself into an
- * execveat() syscall (fifth argument or'ed with %NOSEC_EXECVEAT_ARMED),
- * which seccomp, audit and ptrace see as such.  On success the call does
+ * execveat() syscall (fifth argument or'ed with AT_EXECVE_NO_TRANSITION),
+ * which seccomp, audit and ptrace see as such: the call a program makes
+ * itself on the series, or on the module without the device.  On success the call does
  * not return: the new program starts.  On failure it returns -1 with errno
  * set and the task is left as it was.
  */
