@@ -254,6 +254,46 @@ static int runs_under(unsigned int action)
 	return PASS;
 }
 
+/*
+ * An allowlist written before any of this, as Docker's default profile
+ * is: the x86-64 system calls up to 334 (execve and execveat among them)
+ * allowed, anything else EPERM.  The control: 463, a number an earlier
+ * ABI of the nosecurity exec used, is refused.
+ */
+#define ALLOWLIST_LAST	334
+
+static void setup_allowlist(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, ALLOWLIST_LAST, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		_exit(97);
+	if (syscall(463, 0, 0, 0, 0, 0) != -1 || errno != EPERM)
+		_exit(96);
+}
+
+/* Every route is execveat() (or the forced execve()): the allowlist runs it. */
+static int t_seccomp_allowlist(void)
+{
+	struct run r;
+
+	for (size_t i = 0; i < NR_ROUTES; i++)
+		CHECK(run_prog(routes[i], FIX_PROBE_SUID, setup_allowlist, &r) == 0 &&
+		      !strcmp(get(&r, "uids"), "1000,1000,1000,1000"),
+		      "%s: exec %d status %#x uids %s", route_name(routes[i]),
+		      r.exec_errno, r.status, get(&r, "uids"));
+	return PASS;
+}
+
 static int t_seccomp_log(void)
 {
 	return runs_under(SECCOMP_RET_LOG);
@@ -822,6 +862,7 @@ const struct test_case watcher_cases[] = {
 	{ "seccomp_user_notif_continue_and_error", t_seccomp_user_notif },
 	{ "seccomp_log_and_allow_run_it", t_seccomp_log },
 	{ "seccomp_allow_runs_it", t_seccomp_allow },
+	{ "seccomp_allowlist_with_execveat_runs_it", t_seccomp_allowlist },
 	{ "ptrace_sees_execveat_with_the_flag", t_ptrace_sees_execveat },
 	{ "audit_records_nosec_and_denied_execs", t_audit_sees_nosec_exec, 1 },
 	{ "audit_no_fcaps_record_for_nosec_exec", t_audit_no_fcaps_record, 1 },
