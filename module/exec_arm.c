@@ -309,33 +309,38 @@ static long nosec_execveat_no_transition(const struct pt_regs *unused)
 	struct pt_regs *regs = current_pt_regs();
 	enum nosec_abi abi = nosec_current_abi();
 	unsigned int at_flags = *nosec_arg_reg(regs, abi, 4);
+	struct nosec_task *t = nosec_task_current();
 	struct nosec_exec_arming *a;
+	bool armed;
 	long ret;
 
 	if (!nosec_is_live() || !try_module_get(THIS_MODULE))
 		return -EINVAL;
-	a = nosec_take_arming();	/* any exec consumes it */
-	if (a && !nosec_arming_matches(a, regs, abi)) {
-		kfree(a);
-		a = NULL;
-	}
+	armed = t && t->arming && nosec_arming_matches(t->arming, regs, abi);
 	if (nosec_exec_banned(nosec_task_flags(current) |
 			      NOSEC_TASK_FLAG_EXEC)) {
 		ret = nosec_exec_refused();	/* PR_RESTRICT_EXEC_NOSECURITY */
-	} else if ((at_flags & NOSEC_EXEC_RESTRICT_ALL) && !a) {
+	} else if ((at_flags & NOSEC_EXEC_RESTRICT_ALL) && !armed) {
 		ret = -EINVAL;		/* not the ioctl's call: unknown bit */
 	} else if (!nosec_exec_permitted()) {
 		ret = -EACCES;		/* not in the module's exec_group */
 	} else {
+		/* Set first, so an armed task's entry stays as the arming goes. */
 		ret = nosec_task_set_flags(NOSEC_TASK_FLAG_EXEC |
 					   (at_flags & NOSEC_EXEC_RESTRICT_ALL ?
 					    NOSEC_TASK_RESTRICT_ON_EXEC : 0));
 		if (!ret) {
+			a = nosec_take_arming();	/* any exec consumes it */
+			if (!armed) {
+				kfree(a);
+				a = NULL;
+			}
 			ret = nosec_run_no_transition(a, regs, abi);
-			a = NULL;	/* freed or rearmed */
+			goto out_put;	/* @a freed or rearmed */
 		}
 	}
-	kfree(a);
+	nosec_exec_disarm();	/* any exec consumes it */
+out_put:
 	module_put(THIS_MODULE);
 	return ret;
 }
