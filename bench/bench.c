@@ -113,7 +113,9 @@ static const char *const state_files[ST_NR] = { NULL, NULL_KO, NOSEC_KO,
 	X(getpid_child, "11")			\
 	X(exec_nosec_raw, "12")			\
 	X(fork_exec_tree, "13")			\
-	X(fork_exec_forced_tree, "14")
+	X(fork_exec_forced_tree, "14")		\
+	X(shell_tree, "15")			\
+	X(shell_forced_tree, "16")
 
 enum op {
 #define OP_ENUM(name, id) OP_##name,
@@ -388,6 +390,49 @@ static void tree_fork_exec(enum op op, enum state st)
 	wait_child(pid, op_names[op]);
 }
 
+/*
+ * The same tree as a shell drives it: busybox sh runs a loop of @forks
+ * external commands, each found by a PATH search (a directory that does
+ * not exist first), forked, exec'd, exited and waited for; in a child
+ * that restricted itself and turned force mode on (shell_forced_tree:
+ * the shell's own exec and every command's forced, every task tracked)
+ * or in a plain one (shell_tree).  The shell's start-up is in the window
+ * once, the same in both.
+ */
+static void tree_shell(enum op op, enum state st)
+{
+	char script[128];
+	char *argv[] = { "sh", "-c", script, NULL };
+	char *envp[] = { "PATH=/nosec/bench/none:/nosec/bench", NULL };
+	pid_t pid;
+
+	snprintf(script, sizeof(script),
+		 "i=0; while [ $i -lt %d ]; do chain; i=$((i + 1)); done",
+		 forks);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		pid_t sh;
+
+		if (op == OP_shell_forced_tree &&
+		    (nosec_restrict_exec() || nosec_set_force(1)))
+			_exit(3);
+		window_begin(op);
+		sh = fork();
+		if (sh == 0) {
+			execve("/bin/busybox", argv, envp);
+			_exit(127);
+		}
+		wait_child(sh, "sh");
+		mark(op, 'E');
+		mark(op, 'Q');
+		label(op, st, forks);
+		fflush(stdout);
+		_exit(0);
+	}
+	wait_child(pid, op_names[op]);
+}
+
 /* A chain of @execs execs made one way (chain.c), in a child. */
 static void exec_chain(enum op op, enum state st)
 {
@@ -589,6 +634,8 @@ static void measure(enum state st)
 		exec_chain(OP_exec_forced, st);
 		tree_fork_exec(OP_fork_exec_tree, st);
 		tree_fork_exec(OP_fork_exec_forced_tree, st);
+		tree_shell(OP_shell_tree, st);
+		tree_shell(OP_shell_forced_tree, st);
 		child_getpid(OP_getpid_restricted, st);
 	}
 	leave_state(st);
@@ -609,6 +656,8 @@ static void profile_execs(void)
 		fork_exec_loop(OP_fork_exec, ST_NOSEC);
 		tree_fork_exec(OP_fork_exec_tree, ST_NOSEC);
 		tree_fork_exec(OP_fork_exec_forced_tree, ST_NOSEC);
+		tree_shell(OP_shell_tree, ST_NOSEC);
+		tree_shell(OP_shell_forced_tree, ST_NOSEC);
 		fork_exec_held(OP_fork_exec_10k, 10000, true);
 	}
 }

@@ -48,7 +48,7 @@ static const char *const op_names[] = {
 	"fork_exec_10k", "fork_exec_10k_untracked", "fork_exec_100k",
 	"fork_exec_100k_untracked", "settle", "fork_exec_base",
 	"getpid_child", "exec_nosec_raw", "fork_exec_tree",
-	"fork_exec_forced_tree",
+	"fork_exec_forced_tree", "shell_tree", "shell_forced_tree",
 };
 #define OP_NR	(sizeof(op_names) / sizeof(op_names[0]))
 static const char *const state_names[] = { "stock", "null", "nosec",
@@ -121,6 +121,9 @@ static const struct ratio ratios[] = {
 	  "exec_forced", ST_NOSEC, "exec", ST_NOSEC, BOUND_MAX, 1.01, 1.015 },
 	{ "forced_tree", "fork + exec + exit + wait, forced tree / plain tree",
 	  "fork_exec_forced_tree", ST_NOSEC, "fork_exec_tree", ST_NOSEC,
+	  BOUND_MAX, 1.01, 1.03 },
+	{ "forced_shell", "a shell's commands (PATH search, fork, exec, exit, wait), forced / plain",
+	  "shell_forced_tree", ST_NOSEC, "shell_tree", ST_NOSEC,
 	  BOUND_MAX, 1.01, 1.03 },
 	{ "getpid_restricted", "getpid, restricted child / plain child",
 	  "getpid_restricted", ST_NOSEC, "getpid_child", ST_NOSEC, BOUND_MAX, 1.005, 0 },
@@ -649,13 +652,15 @@ static int family_of(const char *name)
 }
 
 /* The profiled windows (bench.c's ids) and the differences shown. */
-#define PROF_WAYS	7
+#define PROF_WAYS	9
 static const char *const prof_ways[PROF_WAYS] = {
 	"exec", "exec_nosec", "exec_forced", "fork_exec", "fork_exec_10k",
-	"fork_exec_tree", "fork_exec_forced_tree",
+	"fork_exec_tree", "fork_exec_forced_tree", "shell_tree",
+	"shell_forced_tree",
 };
 static const unsigned int prof_ids[PROF_WAYS] = { 0x03, 0x07, 0x08, 0x02,
-						  0x0b, 0x13, 0x14 };
+						  0x0b, 0x13, 0x14, 0x15,
+						  0x16 };
 
 static const struct prof_diff {
 	const char *title;
@@ -665,6 +670,7 @@ static const struct prof_diff {
 	{ "forced exec beyond plain exec", 2, 0 },
 	{ "fork + exec with 10,000 tracked tasks beyond none", 4, 3 },
 	{ "forced tree's fork + exec + exit beyond a plain tree's", 6, 5 },
+	{ "forced shell's command beyond a plain shell's", 8, 7 },
 };
 
 struct prof_entry {
