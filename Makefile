@@ -9,7 +9,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 			       /usr/src/linux-headers-$(KVER)) \
 		    /lib/modules/$(KVER)/build)
 
-.PHONY: all module userspace tests clean deps check demo check-debug stress bench \
+.PHONY: all module userspace tests clean deps check demo test-all check-debug stress bench \
 	bench-quick bench-profile bench-build \
 	check-debug-quick check-kernels check-lsm check-real check-native fault-module \
 	lint install uninstall modules_install dkms-build check-install deb
@@ -57,6 +57,11 @@ stress: deps
 demo: deps
 	$(MAKE) all
 	qemu/run --timeout 600 -- /nosec/tests/demo.sh
+
+# The test command (README, .ci/run): every lane below, one after the
+# other; the results in results/last/ (qemu/test-all --help).
+test-all:
+	qemu/test-all
 
 # Real Debian programs (su, passwd, mount, ping, gcc, python, bwrap,
 # AppArmor...) in a guest booted on this machine's own root filesystem;

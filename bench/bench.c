@@ -794,7 +794,8 @@ int main(int argc, char **argv)
 	write_sysctl("/proc/sys/kernel/threads-max", "250000");
 	write_sysctl("/proc/sys/kernel/pid_max", "4194304");
 	uname(&u);
-	printf("# bench: %d rounds, kernel %s\n", rounds, u.release);
+	printf("# bench: %d rounds, kernel %s (%s)\n", rounds, u.release,
+	       u.version);
 	settle();
 	if (profile_only) {
 		profile_execs();

@@ -4,10 +4,10 @@
  *
  * The exec functions run a program like execve(2)/execveat(2)/fexecve(3),
  * with no security transition (no set-user/group-ID, no file capabilities,
- * no LSM label change, same dumpability, AT_SECURE 0) and with read
- * permission required on the program and its interpreters.  They return
- * only on failure: -1 with errno set.  ENOSYS means the nosec_exec module
- * is not loaded.
+ * no LSM label change, same dumpability, AT_SECURE as for a plain exec of
+ * a plain file) and with read permission required on the program and its
+ * interpreters.  They return only on failure: -1 with errno set.  ENOSYS
+ * means the kernel has neither the nosec_exec module nor the series.
  */
 #ifndef NOSEC_H
 #define NOSEC_H

@@ -14,7 +14,7 @@
  */
 #include <linux/audit.h>
 
-#include "nosec.h"
+#include "audit.h"
 
 /**
  * nosec_audit_exec() - one record about the current task's exec

@@ -26,7 +26,10 @@
 #include <linux/uidgid.h>
 #include <uapi/linux/nosec_exec.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "exec.h"
+#include "main.h"
+#include "device.h"
 
 static long nosec_ioctl_execveat(void __user *uargs)
 {

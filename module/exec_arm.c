@@ -41,7 +41,11 @@
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "exec.h"
+#include "hooks.h"
+#include "main.h"
+#include "device.h"
 
 /* The syscall ABI the ioctl came in by, and so the one execveat uses. */
 enum nosec_abi {
@@ -231,18 +235,6 @@ static bool nosec_arming_matches(const struct nosec_exec_arming *a,
 	return true;
 }
 
-/**
- * nosec_exec_refused() - refuse a restricted task's exec, in process context
- *
- * Return: -EPERM, counted and audited.
- */
-long nosec_exec_refused(void)
-{
-	atomic_long_inc(&nosec_stats.denied_execs);
-	nosec_audit_exec("exec_denied", "restricted", 0, GFP_KERNEL);
-	return -EPERM;
-}
-
 /*
  * The exec will be restarted (a signal came while it waited, e.g. for
  * cred_guard_mutex): the syscall instruction runs again, as the same
@@ -355,7 +347,7 @@ out_put:
  * AT_EXECVE_NO_TRANSITION is redirected to the nosecurity exec, which
  * decides; any other consumes a pending arming and meets the exec ban.
  */
-void nosec_execveat_pre(struct pt_regs *regs)
+static void nosec_execveat_pre(struct pt_regs *regs)
 {
 	struct pt_regs *user = (struct pt_regs *)regs->di;
 	unsigned int flags = *nosec_arg_reg(user, nosec_current_abi(), 4);
@@ -367,3 +359,25 @@ void nosec_execveat_pre(struct pt_regs *regs)
 	if (nosec_task_count())
 		nosec_ban_syscall_pre(regs);
 }
+
+/*
+ * execveat()'s entry in one ABI: the nosecurity exec (any task that passes
+ * AT_EXECVE_NO_TRANSITION), and the exec ban.
+ */
+#define NOSEC_EXECVEAT_HOOK(_id, _symbol, _optional, _what)		\
+	{ .id = _id, .symbol = _symbol, .handler = nosec_execveat_pre,	\
+	  .kind = "redirect", .what = _what, .optional = _optional,	\
+	  .every_task = true }
+
+/* execveat()'s entries: the flag's way in, and the ban there. */
+const struct nosec_hook_spec nosec_exec_arm_hooks[] = {
+	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat", false,
+			    "nosecurity exec (the flag); exec ban at execveat entry"),
+	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT,
+			    "__ia32_compat_sys_execveat", false,
+			    "nosecurity exec; exec ban at 32-bit execveat entry"),
+	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT,
+			    "__x64_compat_sys_execveat", true,
+			    "nosecurity exec; exec ban at x32 execveat entry"),
+	{}
+};

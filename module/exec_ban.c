@@ -6,9 +6,9 @@
  * Two layers.  The syscall entries (64-bit and 32-bit compat execve and
  * execveat) answer EPERM before anything is looked at, as the 2010 patch
  * did in do_execve().  bprm_execve(), which every exec of a user task goes
- * through whatever its entry point, denies again before the file is
- * opened, so an entry point missing from the first layer cannot bypass
- * the ban.  A third check, in exec_nosec.c, kills an exec that somehow got
+ * through whatever its entry point, denies again (on 6.1 before the file
+ * is opened; on 6.12 after), so an entry point missing from the first
+ * layer cannot bypass the ban.  A third check, in exec_nosec.c, kills an exec that somehow got
  * past both.
  *
  * The ban and the nosecurity exec of exec_arm.c meet at execveat(): a call
@@ -20,24 +20,37 @@
 #include <linux/gfp.h>
 #include <linux/sched.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "exec.h"
+#include "audit.h"
+#include "hooks.h"
+#include "stats.h"
 
-/* Denied: the audit log hears of it, the caller gets EPERM. */
-static int nosec_exec_denied(void)
+/**
+ * nosec_exec_refused() - refuse a restricted task's exec, in process context
+ *
+ * Context: process context.  Every refusal of the ban ends here: the
+ * hooks' replacements below, the ioctl and a nosecurity exec under
+ * PR_RESTRICT_EXEC_NOSECURITY.
+ *
+ * Return: -EPERM, counted (denied_execs) and audited.
+ */
+int nosec_exec_refused(void)
 {
+	atomic_long_inc(&nosec_stats.denied_execs);
 	nosec_audit_exec("exec_denied", "restricted", 0, GFP_KERNEL);
 	return -EPERM;
 }
 
 static long nosec_syscall_denied(const struct pt_regs *regs)
 {
-	return nosec_exec_denied();
+	return nosec_exec_refused();
 }
 
 /* bprm_execve() has taken 4 arguments or only @bprm: either way. */
 static int nosec_bprm_execve_denied(struct linux_binprm *bprm)
 {
-	return nosec_exec_denied();
+	return nosec_exec_refused();
 }
 
 /*
@@ -77,10 +90,8 @@ void nosec_ban_syscall_pre(struct pt_regs *regs)
 	nosec_read_checks_forget(t);
 	if (flags & NOSEC_TASK_EXEC_ARMED)
 		nosec_exec_disarm();
-	if (!nosec_exec_banned(flags))
-		return;
-	atomic_long_inc(&nosec_stats.denied_execs);
-	nosec_hook_redirect(regs, nosec_syscall_denied);
+	if (nosec_exec_banned(flags))
+		nosec_hook_redirect(regs, nosec_syscall_denied);
 }
 
 /**
@@ -89,7 +100,7 @@ void nosec_ban_syscall_pre(struct pt_regs *regs)
  *
  * A banned call is redirected to return -EPERM.
  */
-void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
+static void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
 {
 	struct nosec_task *t = nosec_task_current();
 	unsigned int flags = t ? nosec_entry_flags(t) : 0;
@@ -97,8 +108,24 @@ void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
 	if (!flags)
 		return;
 	nosec_exec_starts(t, flags);
-	if (!nosec_exec_banned(flags))
-		return;
-	atomic_long_inc(&nosec_stats.denied_execs);
-	nosec_hook_redirect(regs, nosec_bprm_execve_denied);
+	if (nosec_exec_banned(flags))
+		nosec_hook_redirect(regs, nosec_bprm_execve_denied);
 }
+
+/* The ban's hooks: every exec entry, then the path they all share. */
+const struct nosec_hook_spec nosec_exec_ban_hooks[] = {
+	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at execve entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
+		   nosec_ban_syscall_pre, "redirect",
+		   "exec ban at 32-bit execve entry (EPERM first)"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVE,
+			    "__x64_compat_sys_execve",
+			    nosec_ban_syscall_pre, "redirect",
+			    "exec ban at x32 execve entry (EPERM first)"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
+		   nosec_ban_bprm_execve_pre, "redirect",
+		   "exec ban, every entry point (EPERM; on 6.1 before the file is opened)"),
+	{}
+};

@@ -60,7 +60,12 @@
 #include <linux/workqueue.h>
 
 #include "compat.h"
-#include "nosec.h"
+#include "task.h"
+#include "exec.h"
+#include "audit.h"
+#include "hooks.h"
+#include "scope.h"
+#include "stats.h"
 
 /* Open @path for reading with @cred, as open(O_RDONLY) would, and close it. */
 static int nosec_open_for_read(const struct path *path,
@@ -492,7 +497,7 @@ static void nosec_redirect_if_nosec(struct pt_regs *regs, void *replacement)
  * nosec_bprm_check_pre() - read check on each file of a nosecurity exec
  * @regs: registers at the entry of security_bprm_check()
  */
-void nosec_bprm_check_pre(struct pt_regs *regs)
+static void nosec_bprm_check_pre(struct pt_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_bprm_check);
 }
@@ -501,7 +506,7 @@ void nosec_bprm_check_pre(struct pt_regs *regs)
  * nosec_open_exec_pre() - read check on interpreters of a nosecurity exec
  * @regs: registers at the entry of open_exec()
  */
-void nosec_open_exec_pre(struct pt_regs *regs)
+static void nosec_open_exec_pre(struct pt_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_open_exec);
 }
@@ -510,7 +515,7 @@ void nosec_open_exec_pre(struct pt_regs *regs)
  * nosec_creds_from_file_pre() - keep the caller's creds
  * @regs: registers at the entry of security_bprm_creds_from_file()
  */
-void nosec_creds_from_file_pre(struct pt_regs *regs)
+static void nosec_creds_from_file_pre(struct pt_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_creds_from_file);
 }
@@ -519,7 +524,7 @@ void nosec_creds_from_file_pre(struct pt_regs *regs)
  * nosec_cap_creds_from_file_pre() - no set-ID or file capabilities
  * @regs: registers at the entry of cap_bprm_creds_from_file()
  */
-void nosec_cap_creds_from_file_pre(struct pt_regs *regs)
+static void nosec_cap_creds_from_file_pre(struct pt_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_cap_creds_from_file);
 }
@@ -528,7 +533,7 @@ void nosec_cap_creds_from_file_pre(struct pt_regs *regs)
  * nosec_selinux_creds_for_exec_pre() - SELinux judges the exec in place
  * @regs: registers at the entry of selinux_bprm_creds_for_exec()
  */
-void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs)
+static void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_selinux_creds_for_exec);
 }
@@ -542,7 +547,7 @@ void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs)
  * last gate kills, should that hook have missed).  The task has an entry:
  * setting a bit neither sleeps nor fails.
  */
-void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs)
+static void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs)
 {
 	if (regs->si && nosec_exec_nosecurity(nosec_task_flags(current)))
 		nosec_task_set_flags(NOSEC_TASK_LSM_MOVED);
@@ -609,7 +614,7 @@ static bool nosec_exec_checked(const struct linux_binprm *bprm,
  * should have been denied, or a nosecurity exec whose creds are not the
  * caller's, gets SIGKILL before it reaches userspace.
  */
-void nosec_committing_creds_pre(struct pt_regs *regs)
+static void nosec_committing_creds_pre(struct pt_regs *regs)
 {
 	struct linux_binprm *bprm = (struct linux_binprm *)regs->di;
 	struct nosec_task *t;
@@ -656,3 +661,35 @@ out_unlock:
 		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT |
 				       NOSEC_TASK_LSM_MOVED);
 }
+
+/* The nosecurity exec's hooks, in the order an exec meets them. */
+const struct nosec_hook_spec nosec_exec_nosec_hooks[] = {
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CHECK, "security_bprm_check",
+		   nosec_bprm_check_pre, "redirect",
+		   "nosecurity: require read access on each file of the chain"),
+	NOSEC_HOOK(NOSEC_HOOK_OPEN_EXEC, "open_exec",
+		   nosec_open_exec_pre, "redirect",
+		   "nosecurity: require read access on interpreters"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
+		   "security_bprm_creds_from_file",
+		   nosec_creds_from_file_pre, "redirect",
+		   "nosecurity: keep the caller's ids, capabilities, label"),
+	NOSEC_HOOK(NOSEC_HOOK_CAP_CREDS_FROM_FILE, "cap_bprm_creds_from_file",
+		   nosec_cap_creds_from_file_pre, "redirect",
+		   "nosecurity: no set-ID, no file capabilities (nor their audit)"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_COMMITTING_CREDS,
+		   "security_bprm_committing_creds",
+		   nosec_committing_creds_pre, "observe",
+		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
+	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
+			    IS_ENABLED(CONFIG_SECURITY_TOMOYO),
+			    "tomoyo_assign_domain",
+			    nosec_tomoyo_assign_domain_pre, "observe",
+			    "nosecurity: fail an exec that TOMOYO moves to another domain"),
+	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_SELINUX_CREDS_FOR_EXEC,
+			    IS_ENABLED(CONFIG_SECURITY_SELINUX),
+			    "selinux_bprm_creds_for_exec",
+			    nosec_selinux_creds_for_exec_pre, "redirect",
+			    "nosecurity: SELinux judges the exec in place (execute_no_trans)"),
+	{}
+};

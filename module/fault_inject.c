@@ -12,11 +12,15 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
+#include <linux/kstrtox.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 
-#include "nosec.h"
+#include "hooks.h"
+#include "fault_inject.h"
 
 static char *fail_probe;
 module_param(fail_probe, charp, 0400);
@@ -90,13 +94,46 @@ bool nosec_fault_miss(const char *symbol)
 }
 
 /**
- * nosec_fault_ibt_target() - the extra target the IBT guard must check
+ * nosec_fault_ibt_guard() - check test_ibt_target as an indirect target
  *
- * Return: "SYMBOL[+OFFSET]" from test_ibt_target, or NULL.
+ * Context: load time.  Shows the IBT guard refusing an address without
+ * endbr64 (4 bytes into a function, or a function whose endbr64 the
+ * kernel sealed): the module itself branches to no such address.
+ *
+ * Return: 0 without test_ibt_target or when "SYMBOL[+OFFSET]" starts with
+ * endbr64 (always, on a kernel without IBT), else the guard's error.
  */
-const char *nosec_fault_ibt_target(void)
+int nosec_fault_ibt_guard(void)
 {
-	return test_ibt_target;
+	char *plus, symbol[KSYM_NAME_LEN];
+	unsigned long addr, off = 0;
+	int ret;
+
+	if (!test_ibt_target)
+		return 0;
+	strscpy(symbol, test_ibt_target, sizeof(symbol));
+	plus = strchr(symbol, '+');
+	if (plus) {
+		*plus = '\0';
+		if (kstrtoul(plus + 1, 0, &off))
+			return -EINVAL;
+	}
+	ret = nosec_function_entry(symbol, &addr);
+	if (ret)
+		return ret;
+	return nosec_ibt_check(test_ibt_target, addr + off);
+}
+
+/**
+ * nosec_fault_stats_show() - the test build's own lines of the stats file
+ * @m: the stats file
+ *
+ * missed: the hits test_miss dropped.  The module that ships has no way
+ * to drop one, so it shows no such line.
+ */
+void nosec_fault_stats_show(struct seq_file *m)
+{
+	seq_printf(m, "missed %lu\n", nosec_hooks_missed());
 }
 
 /**

@@ -1,48 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nosec_exec - the table of every hook the module places, and the two
- * techniques the handlers share.
- *
- * Every exec and task hook is an ftrace callback on the entry of a kernel
- * function, all carried by one ftrace_ops (IPMODIFY), so they go live and
- * go away in one step; while no task carries state they have nothing to
- * do and return at once, but for execveat's entries, where any task may
- * ask for a nosecurity exec (AT_EXECVE_NO_TRANSITION).  The ops does
- * not ask for SAVE_REGS: on x86-64 with DYNAMIC_FTRACE_WITH_ARGS the
- * ftrace trampoline saves the argument registers and honours a changed
- * instruction pointer, as livepatch relies on, and skipping the full
- * register frame makes every hit cheaper.
- *
- * The prctl hook is a direct ftrace call instead (prctl.c): every prctl()
- * on the machine passes there, and a two-comparison stub costs the other
- * options much less than the ftrace trampoline would.  It goes live after
- * the exec and task hooks, so no task can restrict itself before the ban
- * is in place, and goes away first.
- *
- * A handler either observes (the function runs as usual) or redirects:
- * it points the saved instruction pointer at a module function of the
- * same prototype, which then runs instead, in the caller's process
- * context, and returns to the caller.  A replacement that wants the
- * kernel's behaviour runs the original function itself, through
- * nosec_hook_call(), which enters it by a return rather than an indirect
- * call (IBT, see call_original.S); the dispatcher sees that call come
- * from the module and lets it through.
- *
- * Why not kprobes: registering an ftrace-based kprobe while another CPU
- * runs the probed function can send that CPU, trapping on the int3 that
- * the text patching leaves for a moment, into the int3-kprobe path with no
- * instruction to single-step (seen here as a jump to address 0 during
- * insmod under exec load).  A plain ftrace_ops has no such window, is
- * cheaper per hit, and, handling recursion itself, can count every hit it
- * drops.
- *
- * Unload safety.  unregister_ftrace_function() waits for running handlers.
- * Replacements run outside the callback; those that may sleep run only for
- * tasks that pin the module: a restricted task holds a module reference,
- * a nosecurity execveat takes one of its own.  The one that any task can reach,
- * prctl, takes a reference of its own.  The last few instructions after a
- * reference is dropped, and the replacements that never sleep, are
- * covered by synchronize_rcu_tasks() at unload.
+ * nosec_exec - places every hook the concerns state, makes them live and
+ * removes them in one step (one ftrace_ops), and dispatches each hit.
+ * How the hooks work, why ftrace and not kprobes, why unload is safe:
+ * docs/design.md, "How it works".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,15 +18,18 @@
 #include <asm/ibt.h>
 
 #include "compat.h"
-#include "nosec.h"
+#include "task.h"
+#include "hooks.h"
+#include "fault_inject.h"
 
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
 #error "nosec_exec needs DYNAMIC_FTRACE_WITH_ARGS (x86-64)"
 #endif
 
 /**
- * struct nosec_hook - one hooked kernel function
- * @symbol: the kernel function
+ * struct nosec_hook - one hooked kernel function, placed
+ * @symbol: the kernel function (the fields down to @direct: its
+ *	concern's struct nosec_hook_spec)
  * @handler: what runs at its entry
  * @kind: "observe", "redirect" or "direct", for the reader and the log
  * @what: what the hook does
@@ -93,144 +57,53 @@ struct nosec_hook {
 	bool miss;
 };
 
-#define NOSEC_HOOK(_id, _symbol, _handler, _kind, _what)		\
-	[_id] = { .symbol = _symbol, .handler = _handler,		\
-		  .kind = _kind, .what = _what }
-
 /*
- * Only on kernels that have the function: the x32 syscalls (bprm_execve
- * covers them too), the compat ioctl LSM hook (older kernels check compat
- * ioctls through security_file_ioctl()).
+ * The hooks, by id: each concern states its own (struct nosec_hook_spec),
+ * these are where they are placed and run.
  */
-#define NOSEC_OPTIONAL_HOOK(_id, _symbol, _handler, _kind, _what)	\
-	[_id] = { .symbol = _symbol, .handler = _handler,		\
-		  .kind = _kind, .what = _what, .optional = true }
+static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS];
 
-/*
- * Required where @_built_in (the feature it serves is in the kernel's
- * configuration), else optional: without TOMOYO's hook, a kernel with
- * TOMOYO would move a nosecurity exec to another domain; without
- * SELinux's, SELinux would judge the transition, not execute_no_trans.
- */
-#define NOSEC_HOOK_IF_BUILT(_id, _built_in, _symbol, _handler, _kind, _what) \
-	[_id] = { .symbol = _symbol, .handler = _handler,		\
-		  .kind = _kind, .what = _what, .optional = !(_built_in) }
-
-/*
- * execveat()'s entry in one ABI: the nosecurity exec (any task that passes
- * AT_EXECVE_NO_TRANSITION), and the exec ban.
- */
-#define NOSEC_EXECVEAT_HOOK(_id, _symbol, _optional, _what)		\
-	[_id] = { .symbol = _symbol, .handler = nosec_execveat_pre,	\
-		  .kind = "redirect", .what = _what,			\
-		  .optional = _optional, .every_task = true }
-
-/* A direct ftrace call to a trampoline of the module's own. */
-#define NOSEC_DIRECT_HOOK(_id, _symbol, _direct, _what)		\
-	[_id] = { .symbol = _symbol, .direct = _direct,		\
-		  .kind = "direct", .what = _what }
-
-/*
- * The table.  The handler hooks go live together, when nosec_ftrace_ops
- * is registered; the direct hook after them.
- */
-static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS] = {
-	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at execve entry (EPERM first)"),
-	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat", false,
-			    "nosecurity exec (the flag); exec ban at execveat entry"),
-	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
-		   nosec_ban_syscall_pre, "redirect",
-		   "exec ban at 32-bit execve entry (EPERM first)"),
-	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT,
-			    "__ia32_compat_sys_execveat", false,
-			    "nosecurity exec; exec ban at 32-bit execveat entry"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVE,
-			    "__x64_compat_sys_execve",
-			    nosec_ban_syscall_pre, "redirect",
-			    "exec ban at x32 execve entry (EPERM first)"),
-	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT,
-			    "__x64_compat_sys_execveat", true,
-			    "nosecurity exec; exec ban at x32 execveat entry"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
-		   nosec_ban_bprm_execve_pre, "redirect",
-		   "exec ban, every entry point (EPERM before the file is opened)"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_CHECK, "security_bprm_check",
-		   nosec_bprm_check_pre, "redirect",
-		   "nosecurity: require read access on each file of the chain"),
-	NOSEC_HOOK(NOSEC_HOOK_OPEN_EXEC, "open_exec",
-		   nosec_open_exec_pre, "redirect",
-		   "nosecurity: require read access on interpreters"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
-		   "security_bprm_creds_from_file",
-		   nosec_creds_from_file_pre, "redirect",
-		   "nosecurity: keep the caller's ids, capabilities, label"),
-	NOSEC_HOOK(NOSEC_HOOK_CAP_CREDS_FROM_FILE, "cap_bprm_creds_from_file",
-		   nosec_cap_creds_from_file_pre, "redirect",
-		   "nosecurity: no set-ID, no file capabilities (nor their audit)"),
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_COMMITTING_CREDS,
-		   "security_bprm_committing_creds",
-		   nosec_committing_creds_pre, "observe",
-		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
-	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
-			    IS_ENABLED(CONFIG_SECURITY_TOMOYO),
-			    "tomoyo_assign_domain",
-			    nosec_tomoyo_assign_domain_pre, "observe",
-			    "nosecurity: fail an exec that TOMOYO moves to another domain"),
-	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_SELINUX_CREDS_FOR_EXEC,
-			    IS_ENABLED(CONFIG_SECURITY_SELINUX),
-			    "selinux_bprm_creds_for_exec",
-			    nosec_selinux_creds_for_exec_pre, "redirect",
-			    "nosecurity: SELinux judges the exec in place (execute_no_trans)"),
-	NOSEC_HOOK(NOSEC_HOOK_TASK_FREE, "security_task_free",
-		   nosec_task_free_pre, "observe",
-		   "drop the state of a task being freed"),
-	NOSEC_HOOK(NOSEC_HOOK_TASK_ALLOC, "security_task_alloc",
-		   nosec_task_alloc_pre, "redirect",
-		   "copy a restricted parent's flags to the child, or fail the fork"),
-	NOSEC_HOOK(NOSEC_HOOK_CGROUP_CAN_FORK, "cgroup_can_fork",
-		   nosec_fork_check_pre, "redirect",
-		   "the child carries the parent's flags now, or no fork"),
-	NOSEC_HOOK(NOSEC_HOOK_CGROUP_POST_FORK, "cgroup_post_fork",
-		   nosec_fork_done_pre, "redirect",
-		   "a parent restricted during its fork: the child too, before it runs"),
-	NOSEC_HOOK(NOSEC_HOOK_PTRACE_ACCESS_CHECK,
-		   "security_ptrace_access_check",
-		   nosec_ptrace_access_pre, "redirect",
-		   "scope: a restricted task ptraces only tasks restricted as much"),
-	NOSEC_HOOK(NOSEC_HOOK_PTRACE_TRACEME, "security_ptrace_traceme",
-		   nosec_ptrace_traceme_pre, "redirect",
-		   "scope: PTRACE_TRACEME only to a parent restricted no more"),
-	NOSEC_HOOK(NOSEC_HOOK_ARCH_PTRACE, "arch_ptrace",
-		   nosec_ptrace_request_pre, "redirect",
-		   "scope: no ptrace request but DETACH on a tracee out of scope"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_COMPAT_ARCH_PTRACE, "compat_arch_ptrace",
-			    nosec_compat_ptrace_request_pre, "redirect",
-			    "scope: the same for a 32-bit tracer"),
-	NOSEC_HOOK(NOSEC_HOOK_FILE_IOCTL, "security_file_ioctl",
-		   nosec_file_ioctl_pre, "redirect",
-		   "scope: no TIOCSTI from a restricted task"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_FILE_IOCTL_COMPAT,
-			    "security_file_ioctl_compat",
-			    nosec_file_ioctl_pre, "redirect",
-			    "scope: no TIOCSTI from a restricted task (compat)"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_SET_SELECTION, "set_selection_user",
-			    nosec_selection_pre, "redirect",
-			    "scope: no TIOCL_SETSEL (select, mouse report) when restricted"),
-	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_PASTE_SELECTION, "paste_selection",
-			    nosec_selection_pre, "redirect",
-			    "scope: no TIOCL_PASTESEL from a restricted task"),
-	NOSEC_HOOK(NOSEC_HOOK_TASK_WORK_ADD, "task_work_add",
-		   nosec_task_work_add_pre, "redirect",
-		   "scope: no session keyring to a parent restricted less"),
-	NOSEC_HOOK(NOSEC_HOOK_PRLIMIT, "do_prlimit",
-		   nosec_prlimit_pre, "redirect",
-		   "scope: no new resource limits on a task restricted less"),
-	NOSEC_DIRECT_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
-			  nosec_prctl_direct,
-			  "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
+/* The concerns' tables of hooks, each ended by an empty entry. */
+static const struct nosec_hook_spec *const nosec_hook_tables[] = {
+	nosec_exec_ban_hooks, nosec_exec_arm_hooks, nosec_exec_nosec_hooks,
+	nosec_task_life_hooks, nosec_scope_hooks, nosec_prctl_hooks,
 };
+
+/*
+ * Every hook from its concern's table, each id stated exactly once: a
+ * hook left out would leave a hole in the enforcement, so the load fails.
+ */
+static int nosec_hooks_gather(void)
+{
+	DECLARE_BITMAP(stated, NOSEC_NR_HOOKS) = { 0 };
+	const struct nosec_hook_spec *s;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nosec_hook_tables); i++) {
+		for (s = nosec_hook_tables[i]; s->symbol; s++) {
+			struct nosec_hook *h = &nosec_hooks[s->id];
+
+			if (s->id >= NOSEC_NR_HOOKS || test_and_set_bit(s->id, stated)) {
+				pr_err("hook %s: id %d stated twice or out of range\n",
+				       s->symbol, s->id);
+				return -EINVAL;
+			}
+			h->symbol = s->symbol;
+			h->handler = s->handler;
+			h->kind = s->kind;
+			h->what = s->what;
+			h->optional = s->optional;
+			h->every_task = s->every_task;
+			h->direct = s->direct;
+		}
+	}
+	i = find_first_zero_bit(stated, NOSEC_NR_HOOKS);
+	if (i < NOSEC_NR_HOOKS) {
+		pr_err("hook %d: no concern states it\n", i);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static struct ftrace_ops nosec_ftrace_ops;
 
@@ -326,6 +199,9 @@ static __always_inline bool nosec_hook_for_every_task(unsigned long ip)
 			return true;
 	return false;
 }
+
+/* Indirect-branch targets the IBT guard found an endbr64 at. */
+static unsigned int nosec_ibt_checked;
 
 /* The module's core text: a call from there is the module's own. */
 static unsigned long nosec_text_base, nosec_text_size;
@@ -439,6 +315,9 @@ int nosec_hooks_prepare(void)
 {
 	int i, ret;
 
+	ret = nosec_hooks_gather();
+	if (ret)
+		return ret;
 	ret = nosec_ibt_guard();
 	if (ret)
 		return ret;
@@ -629,13 +508,19 @@ int nosec_function_entry(const char *symbol, unsigned long *addr)
 	return 0;
 }
 
-/*
- * May the module branch indirectly to @addr?  On a kernel built with
- * X86_KERNEL_IBT an indirect call or jump must land on an endbr64, or the
- * CPU raises a control-protection fault; the kernel also seals the
- * endbr64 of functions whose address it never takes.
+/**
+ * nosec_ibt_check() - may the module branch indirectly to @addr?
+ * @what: the target, for the log
+ * @addr: its address
+ *
+ * On a kernel built with X86_KERNEL_IBT an indirect call or jump must land
+ * on an endbr64, or the CPU raises a control-protection fault; the kernel
+ * also seals the endbr64 of functions whose address it never takes.
+ *
+ * Return: 0 (always, on a kernel without IBT), or -ENOEXEC with the
+ * target named in the kernel log.
  */
-static int nosec_ibt_check(const char *what, unsigned long addr)
+int nosec_ibt_check(const char *what, unsigned long addr)
 {
 	if (!HAS_KERNEL_IBT)
 		return 0;
@@ -644,42 +529,47 @@ static int nosec_ibt_check(const char *what, unsigned long addr)
 		       what, (void *)addr);
 		return -ENOEXEC;
 	}
+	nosec_ibt_checked++;
 	return 0;
 }
 
 /**
- * nosec_ibt_guard() - check every address the module branches to indirectly
+ * nosec_ibt_guard() - check every address reached by an indirect branch
+ *
+ * Context: load time.  The module reaches kernel functions by a return,
+ * never an indirect branch (nosec_hook_call()); its own handlers are
+ * reached by indirect calls: the dispatcher's, and ftrace's to the ops
+ * callback.  A module built without the kernel's -fcf-protection=branch
+ * (a stray compiler, a hand-written Makefile) has no endbr64 there and
+ * would fault at the first hook hit: on an IBT kernel, every such target
+ * is checked before any hook is placed, and counted (stats: ibt_checked).
  *
  * Return: 0, or -ENOEXEC with the target named in the kernel log.
  */
 int nosec_ibt_guard(void)
 {
-	unsigned long addr, off = 0;
-	char *plus, symbol[KSYM_NAME_LEN];
-	const char *target;
-	int ret;
+	int i, ret;
 
-	/*
-	 * The module makes no indirect branch to a kernel address.  It
-	 * reaches hooked functions by a return (nosec_hook_call()), and the
-	 * kernel reaches the module's own functions.  So the list is empty
-	 * but for the test build's test_ibt_target, which shows the guard
-	 * refusing a target; an indirect call added later belongs here.
-	 */
-	target = nosec_fault_ibt_target();
-	if (!target)
+	nosec_ibt_checked = 0;
+	if (!HAS_KERNEL_IBT)
 		return 0;
-	strscpy(symbol, target, sizeof(symbol));
-	plus = strchr(symbol, '+');
-	if (plus) {
-		*plus = '\0';
-		if (kstrtoul(plus + 1, 0, &off))
-			return -EINVAL;
-	}
-	ret = nosec_function_entry(symbol, &addr);
-	if (ret)
-		return ret;
-	return nosec_ibt_check(target, addr + off);
+	ret = nosec_ibt_check("nosec_hook_callback",
+			      (unsigned long)nosec_hook_callback);
+	for (i = 0; i < NOSEC_NR_HOOKS && !ret; i++)
+		if (nosec_hooks[i].handler)
+			ret = nosec_ibt_check(nosec_hooks[i].symbol,
+					      (unsigned long)nosec_hooks[i].handler);
+	return ret ?: nosec_fault_ibt_guard();
+}
+
+/**
+ * nosec_ibt_targets_checked() - targets the IBT guard verified at load
+ *
+ * Return: how many addresses had an endbr64 (0 on a kernel without IBT).
+ */
+unsigned int nosec_ibt_targets_checked(void)
+{
+	return nosec_ibt_checked;
 }
 
 /**

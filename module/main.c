@@ -18,7 +18,14 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "exec.h"
+#include "hooks.h"
+#include "scope.h"
+#include "fault_inject.h"
+#include "main.h"
+#include "device.h"
+#include "stats.h"
 
 /*
  * The one piece of the module's life cycle that its parts ask about.  The

@@ -14,7 +14,13 @@
 #include <uapi/linux/nosec_exec.h>
 
 #include "compat.h"
-#include "nosec.h"
+#include "task.h"
+#include "restrict.h"
+#include "exec.h"
+#include "hooks.h"
+#include "main.h"
+#include "prctl.h"
+#include "device.h"
 
 static int nosec_prctl_restrict_me(unsigned long mask, unsigned long how,
 				   unsigned long blocker_addr,
@@ -108,7 +114,7 @@ static int nosec_prctl_option(int option, unsigned long arg2,
 }
 
 /**
- * nosec_prctl() - security_task_prctl() for the module's four options
+ * nosec_task_prctl() - security_task_prctl() for the module's four options
  * @option: PR_RESTRICT_ME, PR_GET_RESTRICT, PR_SET_FORCE_EXECVE_NOSECURITY
  *	or PR_GET_FORCE_EXECVE_NOSECURITY
  * @arg2: second prctl() argument
@@ -125,8 +131,9 @@ static int nosec_prctl_option(int option, unsigned long arg2,
  * Return: the option's result; -EINVAL, as if the module were not loaded,
  * while it is being loaded or unloaded.
  */
-__visible int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
-			  unsigned long arg4, unsigned long arg5)
+__visible int nosec_task_prctl(int option, unsigned long arg2,
+			       unsigned long arg3, unsigned long arg4,
+			       unsigned long arg5)
 {
 	int ret;
 
@@ -142,8 +149,8 @@ __visible int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
  * direct ftrace call, not the ftrace_ops of the other hooks, because every
  * prctl() on the machine comes here and two comparisons should be all that
  * the others pay.  For the module's options (contiguous, see nosec.h) it
- * overwrites its return address with nosec_prctl(), as an IPMODIFY ftrace
- * hook would: nosec_prctl() runs in place of security_task_prctl(), with
+ * overwrites its return address with nosec_task_prctl(), as an IPMODIFY ftrace
+ * hook would: nosec_task_prctl() runs in place of security_task_prctl(), with
  * its arguments, and returns to its caller.  As the kernel's own direct
  * trampolines do, it counts the call that reached it for call-depth
  * tracking, where the kernel has it.
@@ -161,9 +168,17 @@ asm("	.pushsection	.text, \"ax\", @progbits\n"
 "	jbe	2f\n"
 "1:\n"
 	ASM_RET
-"2:	leaq	nosec_prctl(%rip), %r11\n"
+"2:	leaq	nosec_task_prctl(%rip), %r11\n"
 "	movq	%r11, (%rsp)\n"
 	ASM_RET
 "	.size		nosec_prctl_direct, .-nosec_prctl_direct\n"
 "	.popsection\n"
 );
+
+/* The prctl options: a direct ftrace call, not a handler. */
+const struct nosec_hook_spec nosec_prctl_hooks[] = {
+	NOSEC_DIRECT_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
+			  nosec_prctl_direct,
+			  "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
+	{}
+};

@@ -41,7 +41,10 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "restrict.h"
+#include "exec.h"
+#include "scope.h"
 
 /* Would @t stay outside a restriction of @flags?  Exiting tasks run no code. */
 static bool nosec_left_out(struct task_struct *t, unsigned int flags)

@@ -1,63 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nosec_exec - the scope of a restricted task: what it may still reach
- * outside its own tree.  This is where ptrace access, terminal input
- * injection and new resource limits on other tasks by a restricted task
- * are denied.
- *
- * An exec ban that a task can step around by making an unrestricted task
- * of the same uid exec for it is no ban: a forced tree that attaches to
- * its parent shell, points its registers at execve("/usr/bin/passwd") and
- * detaches gets a set-UID program run with full privilege.  So, as a
- * Landlock domain scopes ptrace, a restricted task gets ptrace access (any
- * mode: attach, seize, /proc/PID/mem, process_vm_readv/writev,
- * pidfd_getfd, /proc/PID/environ, kcmp... whatever ptrace_may_access()
- * decides) only to a task whose restrictions include all of its own: its
- * own subtree, or another tree restricted at least as much.  The same
- * rule holds for PTRACE_TRACEME, where the tracer is the parent.  Access
- * from outside into a restricted task is what it was.
- *
- * Landlock goes further: each landlock_restrict_self() starts a domain of
- * its own, so that two sibling sandboxes with the same rules cannot reach
- * each other either.  A restriction here has no such identity: two trees
- * with the same restrictions may ptrace each other, as the kernel's own
- * rules (uid, capabilities, Yama, LSMs) allow, since neither can make the
- * other exec anything it could not exec itself.  Isolating one sandbox's
- * memory from another's is a question for those rules, not for an exec
- * restriction (docs/security.md).
- *
- * A tracee attached before the tracer was restricted (another thread's
- * attach racing PR_RESTRICT_TSYNC, or NOSEC_EXEC_RESTRICT_ALL's exec) is
- * as much out of scope as one attached after: every ptrace request on it
- * but PTRACE_DETACH fails with EPERM, so the tracer can let it go and do
- * nothing else to it.
- *
- * TIOCSTI pushes bytes into a terminal's input queue, which the shell that
- * started the restricted tree reads next: a restricted task could type a
- * command into its unrestricted parent.  It fails with EPERM for a
- * restricted task, as kernels built without LEGACY_TIOCSTI refuse it to
- * everyone.  TIOCLINUX on a virtual console opens the same door through
- * two of its subcommands, which 6.1 allows the console's owner:
- * TIOCL_SETSEL selects text for a later paste, or, in mode
- * TIOCL_SELMOUSEREPORT, writes a mouse report into the console's input
- * (6.12 still allows that mode without CAP_SYS_ADMIN); TIOCL_PASTESEL
- * pastes the selection as input.  The functions that do it,
- * set_selection_user() and paste_selection(), fail with EPERM for a
- * restricted task; the other subcommands (queries, blanking, scrolling)
- * put no input anywhere and work as for anyone.  Checking the functions,
- * not the subcommand byte in user memory, leaves no window in which
- * another task could change the byte after the check.
- *
- * prlimit64() sets the resource limits of another task of the same uid,
- * and limits survive exec: a restricted task could shrink RLIMIT_FSIZE or
- * RLIMIT_NOFILE of its parent shell, and the next set-UID program that
- * shell runs would start crippled at a point of its choosing.  New limits
- * for a task out of scope fail with EPERM; reading them is allowed.
- * KEYCTL_SESSION_TO_PARENT replaces the parent's session keyring, which
- * the parent's next programs run with: from a restricted task to a parent
- * out of scope, it fails with EPERM, decided where the keyring change is
- * queued to the parent, which the caller may have changed for another
- * (a subreaper) after it called.
+ * nosec_exec - the scope of a restricted task: where its ptrace access,
+ * terminal input injection, new resource limits and keyring hand-over to
+ * tasks restricted less are denied.  Why each channel, and what stays
+ * open: docs/security.md, "Scope".
  */
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
@@ -66,7 +12,10 @@
 #include <linux/task_work.h>
 #include <linux/tty.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "hooks.h"
+#include "scope.h"
+#include "stats.h"
 
 static void nosec_scope_deny(struct pt_regs *regs, void *replacement)
 {
@@ -143,7 +92,7 @@ void nosec_scope_prepare(void)
  * A denied access is redirected to return -EPERM; ptrace_may_access()
  * then refuses, and each route answers as it does for a refused access.
  */
-void nosec_ptrace_access_pre(struct pt_regs *regs)
+static void nosec_ptrace_access_pre(struct pt_regs *regs)
 {
 	struct task_struct *child = (struct task_struct *)regs->di;
 
@@ -156,7 +105,7 @@ void nosec_ptrace_access_pre(struct pt_regs *regs)
  * @regs: registers at the entry of security_ptrace_traceme() (first
  *	argument: the parent, which becomes the tracer of current)
  */
-void nosec_ptrace_traceme_pre(struct pt_regs *regs)
+static void nosec_ptrace_traceme_pre(struct pt_regs *regs)
 {
 	struct task_struct *parent = (struct task_struct *)regs->di;
 
@@ -180,7 +129,7 @@ static void nosec_ptrace_request_check(struct pt_regs *regs, long request)
  *	as a long), which ptrace(2) calls for every request on an attached
  *	tracee
  */
-void nosec_ptrace_request_pre(struct pt_regs *regs)
+static void nosec_ptrace_request_pre(struct pt_regs *regs)
 {
 	nosec_ptrace_request_check(regs, (long)regs->si);
 }
@@ -190,7 +139,7 @@ void nosec_ptrace_request_pre(struct pt_regs *regs)
  * @regs: registers at the entry of compat_arch_ptrace() (the tracee, the
  *	request as a 32-bit compat_long_t)
  */
-void nosec_compat_ptrace_request_pre(struct pt_regs *regs)
+static void nosec_compat_ptrace_request_pre(struct pt_regs *regs)
 {
 	nosec_ptrace_request_check(regs, (s32)regs->si);
 }
@@ -203,7 +152,7 @@ void nosec_compat_ptrace_request_pre(struct pt_regs *regs)
  * prlimit64() calls do_prlimit() on the task it named once the kernel's
  * own permission check has passed; setrlimit() calls it on current.
  */
-void nosec_prlimit_pre(struct pt_regs *regs)
+static void nosec_prlimit_pre(struct pt_regs *regs)
 {
 	struct task_struct *tsk = (struct task_struct *)regs->di;
 
@@ -218,7 +167,7 @@ void nosec_prlimit_pre(struct pt_regs *regs)
  * @regs: registers at the entry of security_file_ioctl() or
  *	security_file_ioctl_compat() (second argument: the command)
  */
-void nosec_file_ioctl_pre(struct pt_regs *regs)
+static void nosec_file_ioctl_pre(struct pt_regs *regs)
 {
 	if ((unsigned int)regs->si != TIOCSTI)
 		return;
@@ -231,7 +180,7 @@ void nosec_file_ioctl_pre(struct pt_regs *regs)
  * @regs: registers at the entry of set_selection_user() (TIOCL_SETSEL) or
  *	paste_selection() (TIOCL_PASTESEL)
  */
-void nosec_selection_pre(struct pt_regs *regs)
+static void nosec_selection_pre(struct pt_regs *regs)
 {
 	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
 		nosec_scope_deny(regs, nosec_selection_denied);
@@ -248,7 +197,7 @@ void nosec_selection_pre(struct pt_regs *regs)
  * other work passes after one comparison (this runs in any context, NMI
  * included: no lock, no lookup before the comparison).
  */
-void nosec_task_work_add_pre(struct pt_regs *regs)
+static void nosec_task_work_add_pre(struct pt_regs *regs)
 {
 	struct task_struct *task = (struct task_struct *)regs->di;
 	struct callback_head *work = (struct callback_head *)regs->si;
@@ -259,3 +208,40 @@ void nosec_task_work_add_pre(struct pt_regs *regs)
 	if (!nosec_may_reach(nosec_task_flags(current), nosec_task_flags(task)))
 		nosec_scope_deny(regs, nosec_task_work_add_denied);
 }
+
+/* The scope's hooks: every channel to another task it closes. */
+const struct nosec_hook_spec nosec_scope_hooks[] = {
+	NOSEC_HOOK(NOSEC_HOOK_PTRACE_ACCESS_CHECK,
+		   "security_ptrace_access_check",
+		   nosec_ptrace_access_pre, "redirect",
+		   "scope: a restricted task ptraces only tasks restricted as much"),
+	NOSEC_HOOK(NOSEC_HOOK_PTRACE_TRACEME, "security_ptrace_traceme",
+		   nosec_ptrace_traceme_pre, "redirect",
+		   "scope: PTRACE_TRACEME only to a parent restricted no more"),
+	NOSEC_HOOK(NOSEC_HOOK_ARCH_PTRACE, "arch_ptrace",
+		   nosec_ptrace_request_pre, "redirect",
+		   "scope: no ptrace request but DETACH on a tracee out of scope"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_COMPAT_ARCH_PTRACE, "compat_arch_ptrace",
+			    nosec_compat_ptrace_request_pre, "redirect",
+			    "scope: the same for a 32-bit tracer"),
+	NOSEC_HOOK(NOSEC_HOOK_FILE_IOCTL, "security_file_ioctl",
+		   nosec_file_ioctl_pre, "redirect",
+		   "scope: no TIOCSTI from a restricted task"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_FILE_IOCTL_COMPAT,
+			    "security_file_ioctl_compat",
+			    nosec_file_ioctl_pre, "redirect",
+			    "scope: no TIOCSTI from a restricted task (compat)"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_SET_SELECTION, "set_selection_user",
+			    nosec_selection_pre, "redirect",
+			    "scope: no TIOCL_SETSEL (select, mouse report) when restricted"),
+	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_PASTE_SELECTION, "paste_selection",
+			    nosec_selection_pre, "redirect",
+			    "scope: no TIOCL_PASTESEL from a restricted task"),
+	NOSEC_HOOK(NOSEC_HOOK_TASK_WORK_ADD, "task_work_add",
+		   nosec_task_work_add_pre, "redirect",
+		   "scope: no session keyring to a parent restricted less"),
+	NOSEC_HOOK(NOSEC_HOOK_PRLIMIT, "do_prlimit",
+		   nosec_prlimit_pre, "redirect",
+		   "scope: no new resource limits on a task restricted less"),
+	{}
+};

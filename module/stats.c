@@ -8,7 +8,10 @@
 
 #include <asm/ibt.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "hooks.h"
+#include "fault_inject.h"
+#include "stats.h"
 
 struct nosec_stats nosec_stats;
 
@@ -33,9 +36,10 @@ static int nosec_stats_show(struct seq_file *m, void *unused)
 		   atomic_long_read(&nosec_stats.worker_read_checks));
 	seq_printf(m, "lsm_refused %ld\n",
 		   atomic_long_read(&nosec_stats.lsm_refused));
-	seq_printf(m, "missed %lu\n", nosec_hooks_missed());
 	/* 1 on a kernel built with X86_KERNEL_IBT: the IBT guard checks. */
 	seq_printf(m, "ibt_kernel %d\n", HAS_KERNEL_IBT);
+	seq_printf(m, "ibt_checked %u\n", nosec_ibt_targets_checked());
+	nosec_fault_stats_show(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(nosec_stats);

@@ -20,7 +20,11 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "exec.h"
+#include "hooks.h"
+#include "fault_inject.h"
+#include "stats.h"
 
 static int nosec_task_alloc(struct task_struct *task,
 			    unsigned long clone_flags)
@@ -56,7 +60,7 @@ static int nosec_task_alloc(struct task_struct *task,
  * missed), so no new task inherits stale state; redirects when the parent
  * has flags to pass on.
  */
-void nosec_task_alloc_pre(struct pt_regs *regs)
+static void nosec_task_alloc_pre(struct pt_regs *regs)
 {
 	nosec_task_drop((struct task_struct *)regs->di);
 	if (nosec_task_flags(current) & NOSEC_TASK_INHERITED)
@@ -107,7 +111,7 @@ static int nosec_fork_inherit(struct task_struct *child,
  * whatever it carried.  A restricted parent never gets an unrestricted
  * child.
  */
-void nosec_fork_check_pre(struct pt_regs *regs)
+static void nosec_fork_check_pre(struct pt_regs *regs)
 {
 	struct task_struct *child = (struct task_struct *)regs->di;
 	unsigned int want = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
@@ -146,7 +150,7 @@ static void nosec_fork_done_inherit(struct task_struct *child,
  * cannot be allocated, SIGKILL (for a thread, its whole group): the child
  * never runs.
  */
-void nosec_fork_done_pre(struct pt_regs *regs)
+static void nosec_fork_done_pre(struct pt_regs *regs)
 {
 	struct task_struct *child = (struct task_struct *)regs->di;
 	unsigned int want = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
@@ -160,7 +164,24 @@ void nosec_fork_done_pre(struct pt_regs *regs)
  * @regs: registers at the entry of security_task_free() (first argument:
  *	the task)
  */
-void nosec_task_free_pre(struct pt_regs *regs)
+static void nosec_task_free_pre(struct pt_regs *regs)
 {
 	nosec_task_drop((struct task_struct *)regs->di);
 }
+
+/* The hooks that follow tasks through fork and exit. */
+const struct nosec_hook_spec nosec_task_life_hooks[] = {
+	NOSEC_HOOK(NOSEC_HOOK_TASK_FREE, "security_task_free",
+		   nosec_task_free_pre, "observe",
+		   "drop the state of a task being freed"),
+	NOSEC_HOOK(NOSEC_HOOK_TASK_ALLOC, "security_task_alloc",
+		   nosec_task_alloc_pre, "redirect",
+		   "copy a restricted parent's flags to the child, or fail the fork"),
+	NOSEC_HOOK(NOSEC_HOOK_CGROUP_CAN_FORK, "cgroup_can_fork",
+		   nosec_fork_check_pre, "redirect",
+		   "the child carries the parent's flags now, or no fork"),
+	NOSEC_HOOK(NOSEC_HOOK_CGROUP_POST_FORK, "cgroup_post_fork",
+		   nosec_fork_done_pre, "redirect",
+		   "a parent restricted during its fork: the child too, before it runs"),
+	{}
+};

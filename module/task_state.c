@@ -22,7 +22,9 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "nosec.h"
+#include "task.h"
+#include "exec.h"
+#include "scope.h"
 
 #define NOSEC_TASK_HASH_BITS	12
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bypass catalogue: one case per way around the exec ban or the
- * nosecurity rules that SPEC 1.2 and docs/security.md's table list,
+ * nosecurity rules that docs/security.md's table lists,
  * beyond the entry points restrict.c already covers.
  */
 #define _GNU_SOURCE

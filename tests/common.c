@@ -388,6 +388,20 @@ int module_probes(void)
 	return n;
 }
 
+int ftrace_sites_calling(const char *func)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/sys/kernel/debug/tracing/enabled_functions", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, func) != NULL;
+	fclose(f);
+	return n;
+}
+
 int unload_module(void)
 {
 	for (int i = 0; i < 50; i++) {

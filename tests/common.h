@@ -128,5 +128,7 @@ int write_text(const char *path, const char *text);
 /* Does the file at @path hold exactly @text?  1 or 0. */
 int read_text(const char *path, const char *text);
 int module_probes(void);
+/* Functions whose ftrace site calls @func (enabled_functions), or -1. */
+int ftrace_sites_calling(const char *func);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fail closed (SPEC 3.1, 3.4, 3.7): every hook that can miss has a
+ * Fail closed: every hook that can miss has a
  * backstop, every load step that can fail leaves nothing behind, root
  * cannot switch the hooks off with the ftrace_enabled sysctl, and the
  * administrator decides who may perform a nosecurity exec.  Every case
@@ -393,44 +393,60 @@ static int t_every_load_step_unwinds(void)
 /* ---- IBT: no indirect branch to an address without endbr64 ---- */
 
 /*
+ * On a kernel built with X86_KERNEL_IBT, the guard checks at load that
+ * every function reached by an indirect call starts with endbr64: the
+ * ftrace callback and each hook's handler.  The hooks with a handler are
+ * the functions ftrace shows calling nosec_hook_callback (the direct hook
+ * has none): the count must be theirs plus the callback.
+ */
+static int t_ibt_guard_checked_every_handler(void)
+{
+	long ibt = stat_value("ibt_kernel");
+	long checked = stat_value("ibt_checked");
+	int handlers = ftrace_sites_calling("nosec_hook_callback");
+
+	CHECK(ibt == 0 || ibt == 1, "stats: ibt_kernel %ld", ibt);
+	SKIP_IF(!ibt, "kernel built without X86_KERNEL_IBT: no endbr64 to check");
+	CHECK(handlers > 0, "no hook calls nosec_hook_callback: %d", handlers);
+	printf("# %ld targets checked: %d handler hooks and the callback\n",
+	       checked, handlers);
+	CHECK(checked == handlers + 1, "ibt_checked %ld, want %d", checked,
+	      handlers + 1);
+	return PASS;
+}
+
+/*
  * test_ibt_target names an address the guard checks as if the module
  * branched there indirectly.  A function's entry starts with endbr64 on a
  * kernel built with X86_KERNEL_IBT (__x64_sys_execve keeps its own: the
  * syscall table takes its address); 4 bytes in, no instruction does; and
  * the kernel seals (overwrites) the endbr64 of a function whose address
- * nothing takes, such as security_bprm_check.  On a kernel built without
- * IBT the guard has nothing to check.
+ * nothing takes, such as security_bprm_check.
  */
 static int t_ibt_guard(void)
 {
 	const char *marker = "nosec_test: ibt guard";
 	long ibt = stat_value("ibt_kernel");
-	int bad;
 
 	CHECK(ibt == 0 || ibt == 1, "stats: ibt_kernel %ld", ibt);
+	SKIP_IF(!ibt, "kernel built without X86_KERNEL_IBT: the guard has nothing to refuse");
 	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
 	CHECK(load_fault_module("test_ibt_target=__x64_sys_execve") == 0,
 	      "a function's entry must pass the guard: %d", errno);
 	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
 	CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
-	bad = load_fault_module("test_ibt_target=__x64_sys_execve+4");
-	if (ibt) {
-		CHECK(bad == -1, "4 bytes into a function must fail the load");
-		CHECK(log_says_after(marker, "__x64_sys_execve+4 at"),
-		      "the log names the target");
-		CHECK(access("/dev/nosec_exec", F_OK) != 0 &&
-		      module_probes() == 0, "the refused load left something");
-		/* Sealed at boot: nothing takes its address. */
-		CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
-		CHECK(load_fault_module("test_ibt_target=security_bprm_check") == -1,
-		      "a sealed function must fail the load");
-		CHECK(log_says_after(marker, "security_bprm_check at"),
-		      "the log names the sealed target");
-	} else {
-		CHECK(bad == 0, "no IBT: the guard must not refuse: %d", errno);
-		CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d",
-		      errno);
-	}
+	CHECK(load_fault_module("test_ibt_target=__x64_sys_execve+4") == -1,
+	      "4 bytes into a function must fail the load");
+	CHECK(log_says_after(marker, "__x64_sys_execve+4 at"),
+	      "the log names the target");
+	CHECK(access("/dev/nosec_exec", F_OK) != 0 && module_probes() == 0,
+	      "the refused load left something");
+	/* Sealed at boot: nothing takes its address. */
+	CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
+	CHECK(load_fault_module("test_ibt_target=security_bprm_check") == -1,
+	      "a sealed function must fail the load");
+	CHECK(log_says_after(marker, "security_bprm_check at"),
+	      "the log names the sealed target");
 	CHECK(load_module() == 0, "normal load after the guard: %d", errno);
 	return PASS;
 }
@@ -552,7 +568,7 @@ static int t_exec_group_values(void)
 }
 
 /*
- * What ships has no test switch (SPEC 3.9): the module the suite loads
+ * What ships has no test switch: the module the suite loads
  * as nosec_exec.ko, built as make, DKMS and the package build it, has
  * exec_group and no other parameter, in its file and once loaded; the
  * knobs are in the test build only.
@@ -610,6 +626,8 @@ const struct test_case failsafe_cases[] = {
 	  .module_only = "the module's hooks, fault injection" },
 	{ "load_every_failing_step_unwinds", t_every_load_step_unwinds, 1,
 	  .module_only = "module load unwinding, fault injection" },
+	{ "ibt_guard_checked_every_handler", t_ibt_guard_checked_every_handler, 1,
+	  .module_only = "the module's indirect-branch guard" },
 	{ "ibt_guard_refuses_target_without_endbr", t_ibt_guard, 1,
 	  .module_only = "the module's indirect-branch guard, fault injection" },
 	/* Natively the write would succeed and switch function tracing off. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PR_SET/GET_FORCE_EXECVE_NOSECURITY (SPEC 1.3): its arguments and
+ * PR_SET/GET_FORCE_EXECVE_NOSECURITY: its arguments and
  * toggle, and a forced tree's execve() as a nosecurity exec: no set-ID
  * or file capability privilege, scripts run, read access required, and
  * subprocesses of a shell started by nosec-run --restrict --force.

@@ -24,9 +24,9 @@ struct test_case {
 };
 
 /* Each file's cases, ended by { NULL }. */
-extern const struct test_case nosec_exec_cases[];	/* SPEC 1.1 */
-extern const struct test_case restrict_cases[];		/* SPEC 1.2 */
-extern const struct test_case force_cases[];		/* SPEC 1.3 */
+extern const struct test_case nosec_exec_cases[];
+extern const struct test_case restrict_cases[];
+extern const struct test_case force_cases[];
 extern const struct test_case nosec_run_cases[];	/* the nosec-run command */
 extern const struct test_case lifecycle_cases[];	/* stats, load, unload */
 extern const struct test_case bypass_cases[];
@@ -64,11 +64,21 @@ extern const struct test_case tomoyo_cases[];	/* last: loads a policy */
 			return r_;					\
 	} while (0)
 
+/*
+ * Why the case running now skipped: a page shared with the runner, which
+ * prints it on the case's TAP line ("ok N NAME # SKIP WHY").
+ */
+extern char *skip_reason;
+#define SKIP_REASON_MAX	256
+
 #define SKIP_IF(cond, why)						\
 	do {								\
 		if (cond) {						\
 			printf("# skip: %s\n", why);			\
 			fflush(stdout);					\
+			if (skip_reason)				\
+				snprintf(skip_reason, SKIP_REASON_MAX,	\
+					 "%s", why);			\
 			return SKIP;					\
 		}							\
 	} while (0)

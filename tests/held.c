@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a task holds when it is restricted (SPEC 1.2, all or nothing):
+ * What a task holds when it is restricted (all or nothing):
  * another thread, an io_uring SQPOLL or io-wq thread, a process sharing
  * its memory (CLONE_VM, vfork), a tracee.  PR_RESTRICT_ME refuses with
  * EBUSY and names the task in the way, PR_RESTRICT_TSYNC restricts every

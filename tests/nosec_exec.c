@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The nosecurity exec (SPEC 1.1): what execve_nosecurity() keeps where a
+ * The nosecurity exec: what execve_nosecurity() keeps where a
  * plain execve() changes it (ids, capabilities, AT_SECURE, dumpability,
  * prctl state, keyrings), what it still checks (read access to the
  * program and its interpreters; the LSMs' verdicts: lsm_*.c), that
@@ -40,7 +40,7 @@ struct side_by_side {
 	const char *path;
 	void (*setup)(void);
 	const char *key;
-	long plain, nosec;	/* expected values, from SPEC 1.1 */
+	long plain, nosec;	/* expected values (docs/design.md) */
 };
 
 static int side_by_side(const struct side_by_side *c)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PR_RESTRICT_ME and PR_GET_RESTRICT (SPEC 1.2): their arguments, an
+ * PR_RESTRICT_ME and PR_GET_RESTRICT: their arguments, an
  * exec ban that is irrevocable and holds for every route (execveat, a
  * memfd, the 32-bit entry, vfork, posix_spawn), its inheritance over
  * fork, clone3 and threads, and the flags a nosecurity exec keeps.  Two

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A tree that can run nothing new (SPEC 1.2): PR_RESTRICT_EXEC_NOSECURITY
+ * A tree that can run nothing new: PR_RESTRICT_EXEC_NOSECURITY
  * on top of PR_RESTRICT_EXEC also denies the nosecurity exec, through the
  * library, the ioctl (natively the system calls) and force mode;
  * NOSEC_EXEC_RESTRICT_ALL gives both to the program a nosecurity exec

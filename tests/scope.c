@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scope of a restricted task (SPEC 1.4): ptrace access of any mode
+ * The scope of a restricted task: ptrace access of any mode
  * only to tasks restricted at least as much, no PTRACE_TRACEME to a more
  * restricted parent, no TIOCSTI or TIOCLINUX, no new resource limits on
  * a task restricted less.  Each route is tried three ways in one

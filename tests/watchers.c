@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What already watches exec still sees a nosecurity exec (SPEC 1.1,
- * "Visible to what already watches exec"; SPEC 3.7): seccomp filters,
+ * What already watches exec still sees a nosecurity exec: seccomp filters,
  * ptrace and the audit log.  Each seccomp action is tried through every
  * route to a nosecurity exec: execve_nosecurity(), fexecve_nosecurity(),
  * NOSEC_IOC_EXECVEAT called directly, and force mode.
