@@ -1,36 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nosec_exec - the nosecurity exec's way in: execveat() with
- * AT_EXECVE_NO_TRANSITION, and the ioctl that turns into that call.
- *
- * The flag is the ABI, here as in our kernel series (upstream/): a call
- * to execveat() that carries it is a nosecurity exec, whoever makes it,
- * and seccomp, audit, ptrace and the syscall tracepoints see the same
- * call on a module kernel and on the series.  At execveat's entry
- * (nosec_execveat_pre()) such a call is redirected to
- * nosec_execveat_no_transition(), which marks the task's exec and runs
- * the kernel's execveat() without the flag, which it does not know.
- *
- * NOSEC_IOC_EXECVEAT does not exec either.  It arms the task's next
- * execveat and makes the syscall instruction that entered the ioctl run
- * again, as execveat: the argument registers get execveat's arguments,
- * the flags word AT_EXECVE_NO_TRANSITION (and NOSEC_EXEC_RESTRICT_ALL when
- * asked), the instruction pointer moves back over the two-byte syscall
- * instruction (as the kernel does to restart a syscall after a signal),
- * and the ioctl returns execveat's number, which becomes the syscall
- * number.  The task enters the kernel again through the ordinary syscall
- * path, as the execveat() it is.
- *
- * The arming (same ABI, same return address, same arguments) gives the
- * ioctl's call two things a direct call does not have: when it fails, the
- * task's argument registers are put back as the ioctl found them, so the
- * ioctl looks like any syscall that returned an error; and it alone may
- * carry NOSEC_EXEC_RESTRICT_ALL, which no execveat() knows: with the bit,
- * a call that is not the armed one fails with EINVAL, as without the
- * module, so a restriction that was asked for is never lost on the way.
- * Any exec consumes a pending arming, whether it succeeds or fails and
- * whether it is the armed one or not: an arming never reaches a later
- * exec.
+ * AT_EXECVE_NO_TRANSITION, and the ioctl that turns into that call
+ * (docs/design.md, "How it works").
  */
 #include <linux/compat.h>
 #include <linux/module.h>
@@ -175,8 +147,24 @@ void nosec_exec_disarm(void)
  * nosec_exec_arm() - NOSEC_IOC_EXECVEAT: arm the execveat that follows
  * @args: the ioctl's argument, validated
  *
- * Rewrites the current syscall frame so that returning from the ioctl
- * enters execveat() with @args (see the comment at the top of this file).
+ * The ioctl does not exec.  It arms the task's next execveat and makes
+ * the syscall instruction that entered the ioctl run again, as execveat:
+ * the argument registers get execveat's arguments, the flags word
+ * AT_EXECVE_NO_TRANSITION (and NOSEC_EXEC_RESTRICT_ALL when asked), the
+ * instruction pointer moves back over the two-byte syscall instruction
+ * (as the kernel does to restart a syscall after a signal), and the ioctl
+ * returns execveat's number, which becomes the syscall number.  The task
+ * enters the kernel again through the ordinary syscall path, as the
+ * execveat() it is.
+ *
+ * The arming (same ABI, same return address, same arguments) gives the
+ * ioctl's call two things a direct call does not have: when it fails, the
+ * task's argument registers are put back as the ioctl found them; and it
+ * alone may carry NOSEC_EXEC_RESTRICT_ALL, which no execveat() knows: with
+ * the bit, a call that is not the armed one fails with EINVAL, so a
+ * restriction that was asked for is never lost on the way.  Any exec
+ * consumes a pending arming, whether it succeeds or fails and whether it
+ * is the armed one or not: an arming never reaches a later exec.
  * Process context, inside the ioctl syscall.
  *
  * Return: execveat's syscall number, which the syscall exit path stores
@@ -346,6 +334,10 @@ out_put:
  * Runs for every task, tracked or not (hooks.c): a call that carries
  * AT_EXECVE_NO_TRANSITION is redirected to the nosecurity exec, which
  * decides; any other consumes a pending arming and meets the exec ban.
+ * The flag is the ABI, here as in the series (upstream/): seccomp, audit,
+ * ptrace and the syscall tracepoints see the same call on both.
+ * nosec_execveat_no_transition() marks the task's exec and runs the
+ * kernel's execveat() without the flag, which it does not know.
  */
 static void nosec_execveat_pre(struct pt_regs *regs)
 {

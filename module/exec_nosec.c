@@ -1,47 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nosec_exec - the exec without a security transition.
- *
- * An exec is a nosecurity one while the task is inside NOSEC_IOC_EXECVEAT,
- * or for every exec of a task in force mode.  For such an exec:
- *
- *  - security_bprm_check() and open_exec() also require read access on
- *    every file of the chain (program, script and binfmt_misc interpreters,
- *    ELF PT_INTERP), checked as an open for reading by the caller
- *    (nosec_may_read()): at security_bprm_check() before the kernel's own
- *    checks, at open_exec() after the kernel opened the file;
- *  - an LSM that keeps its label outside the creds cannot be kept from
- *    moving the task: TOMOYO picks the next domain in its bprm_check hook
- *    and stores it in the task.  When it moves the task to another domain
- *    (tomoyo_assign_domain() with transit set), the move is undone and the
- *    exec fails with EPERM; one that TOMOYO keeps in its domain
- *    (keep_domain, or no policy loaded) runs;
- *  - every LSM judges it as an exec that stays in the caller's domain, by
- *    the rule that LSM applies to such an exec, or refuses it:
- *    SELinux's bprm_creds_for_exec hook runs as under no_new_privs
- *    (LSM_UNSAFE_NO_NEW_PRIVS for its call only), so SELinux keeps the
- *    caller's context and checks execute_no_trans, and a pending exec
- *    context fails (EPERM); commoncap's bprm_creds_from_file, which
- *    only computes what a nosecurity exec ignores (set-ID, file
- *    capabilities), does not run; the creds the LSMs computed are
- *    kept, with what they reset for an exec (SELinux's create
- *    contexts, its exec context, the context its transition side
- *    effects compare with), and the caller's ids, capabilities,
- *    securebits and keyrings are put back into them; an exec whose
- *    label an LSM changed all the same (an AppArmor transition, a
- *    bounded SELinux one) fails with EPERM;
- *    per_clear is cleared, which keeps the personality, and secureexec
- *    (AT_SECURE, and with it the pdeath_signal clear and the
- *    RLIMIT_STACK reset) is what an LSM asked for (AppArmor, for a Px
- *    rule to the caller's own profile) or what a plain exec of a plain
- *    file would give the caller: 0 for an ordinary caller, 1 for a
- *    set-ID one;
- *  - at security_bprm_committing_creds() the caller's dumpability is put
- *    back (unless the kernel chose a safer one), and any exec that
- *    reaches it with ids, capabilities or keyrings that are not the
- *    caller's, with a file the caller may not read (the kernel's own
- *    would_dump() marks it BINPRM_FLAGS_ENFORCE_NONDUMP), or a banned exec,
- *    is killed: the fail-closed backstop should a hook above ever miss.
+ * nosec_exec - the exec without a security transition: an execveat() with
+ * AT_EXECVE_NO_TRANSITION, or any exec of a task in force mode.  What each
+ * hook below does, and the kernel code it stands in for: docs/design.md,
+ * "Patch points: 2010 -> 6.1 -> 6.12".
  */
 #include <linux/binfmts.h>
 #include <linux/cred.h>

@@ -28,15 +28,7 @@
 
 /**
  * struct nosec_hook - one hooked kernel function, placed
- * @symbol: the kernel function (the fields down to @direct: its
- *	concern's struct nosec_hook_spec)
- * @handler: what runs at its entry
- * @kind: "observe", "redirect" or "direct", for the reader and the log
- * @what: what the hook does
- * @optional: a kernel built without this function loads without the hook
- * @every_task: runs for every task, tracked or not (execveat's entries:
- *	AT_EXECVE_NO_TRANSITION is for any task to pass)
- * @direct: a direct-call trampoline that replaces @handler
+ * @s: what its concern states (struct nosec_hook_spec)
  * @direct_ops: the ftrace_ops of the direct call, where the kernel wants one
  * @addr: the function's address (its ftrace site), while the hook is
  *	installed
@@ -44,13 +36,7 @@
  * @miss: the test build's test_miss names this hook (never set otherwise)
  */
 struct nosec_hook {
-	const char *symbol;
-	nosec_hook_fn handler;
-	const char *kind;
-	const char *what;
-	bool optional;
-	bool every_task;
-	void (*direct)(void);
+	struct nosec_hook_spec s;
 	struct ftrace_ops direct_ops;
 	unsigned long addr;
 	atomic_long_t missed;
@@ -88,13 +74,7 @@ static int nosec_hooks_gather(void)
 				       s->symbol, s->id);
 				return -EINVAL;
 			}
-			h->symbol = s->symbol;
-			h->handler = s->handler;
-			h->kind = s->kind;
-			h->what = s->what;
-			h->optional = s->optional;
-			h->every_task = s->every_task;
-			h->direct = s->direct;
+			h->s = *s;
 		}
 	}
 	i = find_first_zero_bit(stated, NOSEC_NR_HOOKS);
@@ -232,7 +212,7 @@ static void notrace nosec_hook_dispatch(unsigned long ip,
 	if (unlikely(h->miss))
 		atomic_long_inc(&h->missed);
 	else if (!nosec_called_by_module(parent_ip))
-		h->handler(regs);
+		h->s.handler(regs);
 }
 
 /*
@@ -257,10 +237,10 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	int ret;
 
 	/* A direct hook has no dispatcher to miss in. */
-	h->miss = !h->direct && nosec_fault_miss(h->symbol);
-	if (nosec_fault_probe(h->symbol))
+	h->miss = !h->s.direct && nosec_fault_miss(h->s.symbol);
+	if (nosec_fault_probe(h->s.symbol))
 		return -ENOENT;
-	ret = nosec_symbol_address(h->symbol, &addr, &ftrace_site);
+	ret = nosec_symbol_address(h->s.symbol, &addr, &ftrace_site);
 	if (ret)
 		return ret;
 	/*
@@ -271,17 +251,17 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 	 */
 	if (!ftrace_site) {
 		pr_err("%s: no ftrace site at its entry (%pS): unknown kernel\n",
-		       h->symbol, (void *)addr);
+		       h->s.symbol, (void *)addr);
 		return -ENOEXEC;
 	}
 	h->addr = addr;
-	if (h->direct)
+	if (h->s.direct)
 		return 0;
 	ret = ftrace_set_filter_ip(&nosec_ftrace_ops, h->addr, 0, 0);
 	if (ret)
 		return ret;
 	nosec_hook_slot_add(h);
-	if (h->every_task)
+	if (h->s.every_task)
 		nosec_every_task_add(h);
 	return 0;
 }
@@ -334,17 +314,17 @@ int nosec_hooks_prepare(void)
 		struct nosec_hook *h = &nosec_hooks[i];
 
 		ret = nosec_hook_resolve(h);
-		if (ret == -ENOENT && h->optional) {
+		if (ret == -ENOENT && h->s.optional) {
 			pr_info("no %s in this kernel: hook skipped\n",
-				h->symbol);
+				h->s.symbol);
 			continue;
 		}
 		if (ret) {
 			pr_err("cannot probe %s: %d; it is needed for: %s\n",
-			       h->symbol, ret, h->what);
+			       h->s.symbol, ret, h->s.what);
 			goto out_forget;
 		}
-		pr_debug("%s: %s, %s\n", h->symbol, h->kind, h->what);
+		pr_debug("%s: %s, %s\n", h->s.symbol, h->s.kind, h->s.what);
 	}
 	return 0;
 
@@ -355,8 +335,8 @@ out_forget:
 
 static void nosec_direct_hook_remove(struct nosec_hook *h)
 {
-	if (h->direct && h->addr)
-		nosec_unregister_direct(&h->direct_ops, h->addr, h->direct);
+	if (h->s.direct && h->addr)
+		nosec_unregister_direct(&h->direct_ops, h->addr, h->s.direct);
 }
 
 static int nosec_direct_hooks_install(void)
@@ -366,12 +346,12 @@ static int nosec_direct_hooks_install(void)
 	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
 		struct nosec_hook *h = &nosec_hooks[i];
 
-		if (!h->direct || !h->addr)
+		if (!h->s.direct || !h->addr)
 			continue;
 		ret = nosec_fault_step("direct") ?:
-		      nosec_register_direct(&h->direct_ops, h->addr, h->direct);
+		      nosec_register_direct(&h->direct_ops, h->addr, h->s.direct);
 		if (ret) {
-			pr_err("cannot probe %s: %d\n", h->symbol, ret);
+			pr_err("cannot probe %s: %d\n", h->s.symbol, ret);
 			goto out_remove_direct;
 		}
 	}
@@ -437,7 +417,7 @@ void nosec_hooks_remove(void)
 		long missed = atomic_long_read(&h->missed);
 
 		if (missed)
-			pr_warn("%s: missed %ld hits\n", h->symbol, missed);
+			pr_warn("%s: missed %ld hits\n", h->s.symbol, missed);
 	}
 	nosec_hooks_forget();
 }
@@ -555,10 +535,13 @@ int nosec_ibt_guard(void)
 		return 0;
 	ret = nosec_ibt_check("nosec_hook_callback",
 			      (unsigned long)nosec_hook_callback);
-	for (i = 0; i < NOSEC_NR_HOOKS && !ret; i++)
-		if (nosec_hooks[i].handler)
-			ret = nosec_ibt_check(nosec_hooks[i].symbol,
-					      (unsigned long)nosec_hooks[i].handler);
+	for (i = 0; i < NOSEC_NR_HOOKS && !ret; i++) {
+		const struct nosec_hook_spec *s = &nosec_hooks[i].s;
+
+		if (s->handler)
+			ret = nosec_ibt_check(s->symbol,
+					      (unsigned long)s->handler);
+	}
 	return ret ?: nosec_fault_ibt_guard();
 }
 

@@ -1,38 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nosec_exec - who a restriction covers: PR_RESTRICT_ME is all or nothing.
- *
- * A restriction of one task is no boundary while another task shares its
- * memory: a sibling thread, an io_uring SQPOLL or io-wq thread (threads of
- * the group since 5.12), a process made with CLONE_VM (a vfork parent
- * among them) runs whatever the restricted task writes into that memory,
- * and its exec replaces the process.  Nor is it one while the task traces
- * a task outside it: the tracee runs what its tracer writes into it.  So
- * the caller is restricted only when every task that shares its memory,
- * and every task it traces, already carries the restriction; otherwise
- * PR_RESTRICT_ME fails with EBUSY, changes nothing and names one of them.
- * With PR_RESTRICT_TSYNC every thread of the caller's group is restricted
- * at once instead, as seccomp's SECCOMP_FILTER_FLAG_TSYNC and Landlock's
- * LANDLOCK_RESTRICT_SELF_TSYNC do, or none is: a process outside the group
- * that shares its memory, or a tracee outside the restriction, still
- * refuses it.
- *
- * Races.  Only a task that shares the caller's memory can make another
- * one, and only a tracer attaches its tracees: a caller alone has no one
- * to race with, and what it checked holds until it is restricted (threads
- * that exit meanwhile only take sharers away; how they are counted:
- * nosec_mm_sharer_left_out()).  For a
- * thread group, the check and the new flags are made in one section under
- * the group's siglock, which copy_process() holds while it links a task
- * made by any thread of the group (a thread, or a process made with
- * CLONE_VM) into the group's thread list or the task list.  A task linked
- * before the section is seen in it, checked or restricted.  One linked
- * after it was made by a creator whose flags may have changed under its
- * fork: task_life.c gives every child its creator's flags again at
- * cgroup_can_fork() and at cgroup_post_fork(), after the link and before
- * the child first runs.  A tracee that another thread attached after its
- * access check passed but before the section is out of scope when it is
- * used: scope.c refuses every ptrace request on it but PTRACE_DETACH.
+ * nosec_exec - who a restriction covers: PR_RESTRICT_ME is all or nothing
+ * (docs/security.md, "All or nothing"; the races: nosec_restrict()).
  */
 #include <linux/list.h>
 #include <linux/mm_types.h>
@@ -202,6 +171,30 @@ static int nosec_restrict_locked(unsigned int set, bool thread_group,
  * they are counted again (more threads may have been made meanwhile: then
  * the section is left and more entries allocated), the blocker is looked
  * for, and the flags are set.  Process context (allocates).
+ *
+ * A restriction of one task is no boundary while another task shares its
+ * memory (a sibling thread, an io_uring SQPOLL or io-wq thread, a process
+ * made with CLONE_VM, a vfork parent among them) or while it traces a task
+ * outside it: so the caller is restricted only when every such task
+ * already carries the restriction, or, with @thread_group, every thread
+ * of its group is restricted with it, as seccomp's and Landlock's TSYNC do.
+ *
+ * Races.  Only a task that shares the caller's memory can make another
+ * one, and only a tracer attaches its tracees: a caller alone has no one
+ * to race with, and what it checked holds until it is restricted (threads
+ * that exit meanwhile only take sharers away; how they are counted:
+ * nosec_mm_sharer_left_out()).  For a thread group, the check and the new
+ * flags are made in one section under the group's siglock, which
+ * copy_process() holds while it links a task made by any thread of the
+ * group (a thread, or a process made with CLONE_VM) into the group's
+ * thread list or the task list.  A task linked before the section is seen
+ * in it, checked or restricted.  One linked after it was made by a
+ * creator whose flags may have changed under its fork: task_life.c gives
+ * every child its creator's flags again at cgroup_can_fork() and at
+ * cgroup_post_fork(), after the link and before the child first runs.  A
+ * tracee that another thread attached after its access check passed but
+ * before the section is out of scope when it is used: scope.c refuses
+ * every ptrace request on it but PTRACE_DETACH.
  *
  * Return: 0; -EBUSY when a task that shares the caller's memory (another
  * thread of its group, unless @thread_group; a process outside it) does
