@@ -67,14 +67,12 @@ static int nosec_hooks_gather(void)
 
 	for (i = 0; i < ARRAY_SIZE(nosec_hook_tables); i++) {
 		for (s = nosec_hook_tables[i]; s->symbol; s++) {
-			struct nosec_hook *h = &nosec_hooks[s->id];
-
 			if (s->id >= NOSEC_NR_HOOKS || test_and_set_bit(s->id, stated)) {
 				pr_err("hook %s: id %d stated twice or out of range\n",
 				       s->symbol, s->id);
 				return -EINVAL;
 			}
-			h->s = *s;
+			nosec_hooks[s->id].s = *s;
 		}
 	}
 	i = find_first_zero_bit(stated, NOSEC_NR_HOOKS);

@@ -368,27 +368,13 @@ int load_module(void)
 	return load_module_with("");
 }
 
-/* How many of six sample functions ftrace shows hooked. */
-int module_probes(void)
-{
-	static const char *const syms[] = {
-		"bprm_execve ", "security_task_alloc ", "security_task_prctl ",
-		"open_exec ", "__x64_sys_execve ", "security_task_free ",
-	};
-	char line[256];
-	int n = 0;
-	FILE *f = fopen("/sys/kernel/debug/tracing/enabled_functions", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
-			n += !strncmp(line, syms[i], strlen(syms[i]));
-	fclose(f);
-	return n;
-}
-
-int ftrace_sites_calling(const char *func)
+/*
+ * How many lines of ftrace's enabled_functions @match accepts (@arg is
+ * its own), or -1 when the file cannot be read.
+ */
+static int enabled_functions_count(int (*match)(const char *line,
+						const void *arg),
+				   const void *arg)
 {
 	char line[512];
 	int n = 0;
@@ -397,9 +383,39 @@ int ftrace_sites_calling(const char *func)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		n += strstr(line, func) != NULL;
+		n += match(line, arg);
 	fclose(f);
 	return n;
+}
+
+static int names_a_sample(const char *line, const void *arg)
+{
+	static const char *const syms[] = {
+		"bprm_execve ", "security_task_alloc ", "security_task_prctl ",
+		"open_exec ", "__x64_sys_execve ", "security_task_free ",
+	};
+	int n = 0;
+
+	(void)arg;
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		n += !strncmp(line, syms[i], strlen(syms[i]));
+	return n;
+}
+
+static int mentions(const char *line, const void *func)
+{
+	return strstr(line, func) != NULL;
+}
+
+/* How many of six sample functions ftrace shows hooked. */
+int module_probes(void)
+{
+	return enabled_functions_count(names_a_sample, NULL);
+}
+
+int ftrace_sites_calling(const char *func)
+{
+	return enabled_functions_count(mentions, func);
 }
 
 int unload_module(void)
