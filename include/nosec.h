@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * nosec.h - userspace API of nosec_exec (libnosec).
+ * The userspace API of nosec_exec (libnosec).
  *
  * The exec functions run a program like execve(2)/execveat(2)/fexecve(3),
  * with no security transition (no set-user/group-ID, no file capabilities,

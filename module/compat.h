@@ -15,19 +15,15 @@
 #include <linux/module.h>
 
 /*
- * How the read check of a nosecurity exec opens a file that is not the
- * first of the exec (exec_nosec.c).  LSMs told an exec's own opens apart
- * by current->in_execve, and AppArmor and TOMOYO let them through
- * unchecked; since 6.8 they look for __FMODE_EXEC instead, and only
- * TOMOYO's exec state still reads the flag, which then cannot be cleared
- * (TOMOYO drops that state at the next open with it clear).  So on the
- * older kernels such a file is opened by a kernel worker.  The LSM side of
- * the change touched no header; the flag's comment was reworded to "tell
- * TOMOYO" by a separate commit, which can reach a stable tree alone.  The
- * caller opens the file itself only where the comment says so and the
- * kernel is at least the release both commits are in (Kbuild:
- * NOSEC_IN_EXECVE_TOMOYO_ONLY): a wrong guess towards the worker costs
- * time, the other way the check.
+ * Whether a kernel worker opens the later files of a nosecurity exec for
+ * the read check: where current->in_execve still hides an exec's opens
+ * from AppArmor and TOMOYO (docs/design.md, "The read check's open").
+ * The LSM side of that change touched no header; the flag's comment was
+ * reworded to "tell TOMOYO" by a separate commit, which can reach a
+ * stable tree alone.  So the caller opens the file itself only where the
+ * comment says so and the kernel is at least the release both commits are
+ * in (Kbuild: NOSEC_IN_EXECVE_TOMOYO_ONLY): a wrong guess towards the
+ * worker costs time, the other way the check.
  */
 #if defined(NOSEC_HAVE_IN_EXECVE) && !defined(NOSEC_IN_EXECVE_TOMOYO_ONLY)
 #define NOSEC_READ_CHECK_WORKER

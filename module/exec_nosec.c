@@ -164,15 +164,11 @@ void nosec_read_checks_stop(void)
 #endif
 
 /*
- * Open @file's path for reading as the caller would.  @first: no LSM's
- * bprm_check hook has run in this exec yet.  Then the caller opens it
- * itself, with current->in_execve clear for that one call on kernels that
- * have the flag (the flag is current's own; before TOMOYO's bprm_check
- * hook TOMOYO has no exec state to drop, and AppArmor and TOMOYO, on the
- * kernels where they let a task in execve open unchecked, check it), so
- * every LSM judges the caller, TOMOYO by the caller's domain.  A later
- * file (an interpreter) is opened by the caller with the flag as it is,
- * or by a kernel worker where the flag would hide the open (compat.h).
+ * Open @file's path for reading as the caller would (docs/design.md,
+ * "The read check's open").  @first: no LSM's bprm_check hook has run in
+ * this exec yet, so the caller opens it with current->in_execve clear for
+ * that one call (the flag is current's own).  A later file: the caller
+ * with the flag as it is, or a kernel worker (NOSEC_READ_CHECK_WORKER).
  */
 static int nosec_open_check(struct file *file, bool first)
 {

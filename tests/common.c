@@ -19,10 +19,12 @@
 #include <linux/seccomp.h>
 
 #include "nosec.h"
-#include "harness.h"
+#include "check.h"
 #include "common.h"
+#include "fixtures.h"
 
 int nosec_native;
+char skip_reason[256];
 char *no_argv[] = { NULL };
 /* An unmapped user address, hidden from the compiler's checks. */
 volatile uintptr_t bad_addr = 8;
@@ -184,7 +186,7 @@ static void exec_prog(void *arg)
  * when it failed, else -1.
  */
 int run_prog(enum how how, const char *path, void (*setup)(void),
-		    struct run *r)
+	     struct run *r)
 {
 	struct prog prog = { how, path, setup };
 	int status = capture(exec_prog, &prog, r);
@@ -206,9 +208,9 @@ int runs_as(enum how how, const char *path, void (*setup)(void),
 	struct run r;
 	int err = run_prog(how, path, setup, &r);
 
-	CHECK(err == 0, "%s %s: %d", how_names[how], path, err);
-	CHECK(!strcmp(get(&r, "label"), label), "%s %s: label '%s', want '%s'",
-	      how_names[how], path, get(&r, "label"), label);
+	REQUIRE(err == 0, "%s %s: %d", how_names[how], path, err);
+	REQUIRE(!strcmp(get(&r, "label"), label), "%s %s: label '%s', want '%s'",
+		how_names[how], path, get(&r, "label"), label);
 	return PASS;
 }
 
@@ -217,8 +219,8 @@ int refused(enum how how, const char *path, void (*setup)(void), int err)
 	struct run r;
 	int got = run_prog(how, path, setup, &r);
 
-	CHECK(got == err, "%s %s: %d, want %d (label '%s')", how_names[how],
-	      path, got, err, get(&r, "label"));
+	REQUIRE(got == err, "%s %s: %d, want %d (label '%s')", how_names[how],
+		path, got, err, get(&r, "label"));
 	return PASS;
 }
 
@@ -268,8 +270,10 @@ long stat_value(const char *name)
 	return v;
 }
 
-/* Wait (up to 10 s) for "tasks" to drop to @want; freed tasks drop their
- * state after an RCU grace period. */
+/*
+ * Wait (up to 10 s) for "tasks" to drop to @want; freed tasks drop their
+ * state after an RCU grace period.
+ */
 long wait_tasks(long want)
 {
 	long v = -1;
@@ -312,7 +316,7 @@ int wait_status(pid_t pid)
 }
 
 long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
-			unsigned long a5)
+		 unsigned long a5)
 {
 	return prctl(PR_RESTRICT_ME, a2, a3, a4, a5);
 }
@@ -329,15 +333,16 @@ long int80(long nr, long b, long c, long d, long s, long di)
 	return ret;
 }
 
-/* The build the suite loaded last: the real one, or the test build. */
-static const char *loaded_name = MODULE_NAME;
-
+/* Unload the build that is loaded: the test build, else the real one. */
 int delete_module(void)
 {
-	return syscall(SYS_delete_module, loaded_name, O_NONBLOCK);
+	const char *name = access("/sys/module/" FAULT_MODULE_NAME, F_OK) ?
+			   MODULE_NAME : FAULT_MODULE_NAME;
+
+	return syscall(SYS_delete_module, name, O_NONBLOCK);
 }
 
-static int load_file(const char *path, const char *name, const char *params)
+static int load_file(const char *path, const char *params)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int ret;
@@ -348,19 +353,17 @@ static int load_file(const char *path, const char *name, const char *params)
 	}
 	ret = syscall(SYS_finit_module, fd, params, 0);
 	close(fd);
-	if (ret == 0)
-		loaded_name = name;
 	return ret;
 }
 
 int load_module_with(const char *params)
 {
-	return load_file(MODULE_PATH, MODULE_NAME, params);
+	return load_file(MODULE_PATH, params);
 }
 
 int load_fault_module(const char *params)
 {
-	return load_file(FAULT_MODULE_PATH, FAULT_MODULE_NAME, params);
+	return load_file(FAULT_MODULE_PATH, params);
 }
 
 int load_module(void)
@@ -404,7 +407,7 @@ static int names_a_sample(const char *line, const void *arg)
 
 static int mentions(const char *line, const void *func)
 {
-	return strstr(line, func) != NULL;
+	return !!strstr(line, func);
 }
 
 /* How many of six sample functions ftrace shows hooked. */
@@ -445,6 +448,24 @@ int reload_with(const char *params)
 	if (wait_tasks(0) != 0 || unload_module())
 		return -1;
 	return load_module_with(params);
+}
+
+/*
+ * The module as it ships, with its defaults: loaded if it is not (or if
+ * the test build is), and with @reload unloaded and loaded again first.
+ */
+int module_as_shipped(int reload)
+{
+	int shipped = access("/sys/module/" MODULE_NAME, F_OK) == 0;
+	int fault = access("/sys/module/" FAULT_MODULE_NAME, F_OK) == 0;
+
+	if (shipped && !fault && !reload)
+		return 0;
+	/* Not reload_with(): a test that missed task_free leaves entries. */
+	wait_tasks(0);
+	if ((shipped || fault) && unload_module())
+		return -1;
+	return load_module();
 }
 
 int reload_fault(const char *params)
@@ -493,7 +514,9 @@ int set_param(const char *name, const char *value)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", loaded_name, name);
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s",
+		 access("/sys/module/" FAULT_MODULE_NAME, F_OK) ?
+		 MODULE_NAME : FAULT_MODULE_NAME, name);
 	return write_text(path, value);
 }
 
@@ -574,4 +597,13 @@ void yama_restore(void)
 {
 	if (yama_saved[0])
 		write_text(YAMA_SCOPE, yama_saved);
+}
+
+/* nosec-run @arg FIX_PROBE, stderr on stdout: a child for capture(). */
+void nosec_run_capture(void *arg)
+{
+	char *argv[] = { "nosec-run", arg, FIX_PROBE, NULL };
+
+	dup2(1, 2);
+	execve("/nosec/bin/nosec-run", argv, environ);
 }

@@ -32,10 +32,12 @@ extern char *no_argv[];
 extern volatile uintptr_t bad_addr;
 #define BAD ((void *)bad_addr)
 
-/* How a program is run: execve, execve_nosecurity (the library:
+/*
+ * How a program is run: execve, execve_nosecurity (the library:
  * execveat() with AT_EXECVE_NO_TRANSITION), execve after PR_RESTRICT_ME +
  * PR_SET_FORCE_EXECVE_NOSECURITY, fexecve_nosecurity, or the module's
- * NOSEC_IOC_EXECVEAT (on the series, which has no device: the flag). */
+ * NOSEC_IOC_EXECVEAT (on the series, which has no device: the flag).
+ */
 enum how { PLAIN, NOSEC, FORCED, NOSEC_FD, NOSEC_IOCTL };
 
 struct run {
@@ -63,6 +65,8 @@ int runs_as(enum how how, const char *path, void (*setup)(void),
 int refused(enum how how, const char *path, void (*setup)(void), int err);
 int child_execve_errno(const char *path);
 int wait_status(pid_t pid);
+/* A capture() child: nosec-run @arg FIX_PROBE, its stderr on stdout. */
+void nosec_run_capture(void *arg);
 int killed_before_running(const struct run *r);
 
 /* Credentials and flags of the calling process. */
@@ -93,21 +97,6 @@ long int80(long nr, long b, long c, long d, long s, long di);
 int lsm_active(const char *name);
 /* Does this boot exist to run @name's cases (NOSEC_LSM, make check-lsm)? */
 int lsm_expected(const char *name);
-/*
- * A case about LSM @name (a string literal) runs where @name is active;
- * elsewhere it skips, saying so, unless the boot was made for @name:
- * then it fails.
- */
-#define LSM_CASE_START(name)						\
-	do {								\
-		if (!lsm_active(name)) {				\
-			CHECK(!lsm_expected(name),			\
-			      "this boot is for " name ", which is not active"); \
-			SKIP_IF(1, name " is not active in this boot"	\
-				" (make check-lsm boots every LSM the"	\
-				" kernel builds)");			\
-		}							\
-	} while (0)
 
 /* The module. */
 long stat_value(const char *name);
@@ -121,6 +110,8 @@ int load_fault_module(const char *params);
 int unload_module(void);
 int reload_with(const char *params);
 int reload_fault(const char *params);
+/* The real module, its defaults: loaded if need be (@reload: anew). */
+int module_as_shipped(int reload);
 /* A parameter of the build loaded last. */
 int set_param(const char *name, const char *value);
 /* Write @text to an existing file (sysfs, procfs): 0 or -1. */

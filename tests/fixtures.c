@@ -67,8 +67,10 @@ int write_file(const char *path, const char *text, mode_t mode)
 	return ok ? 0 : -1;
 }
 
-/* A chain of @n scripts named @name-1..@name-n ending in probe; script
- * @xonly (1-based, 0 for none) is execute-only. */
+/*
+ * A chain of @n scripts named @name-1..@name-n ending in probe; script
+ * @xonly (1-based, 0 for none) is execute-only.
+ */
 static int make_chain(const char *name, int n, int xonly)
 {
 	char path[128], text[160];
@@ -96,7 +98,16 @@ static int set_file_caps(const char *path)
 	return setxattr(path, "security.capability", &cap, XATTR_CAPS_SZ_2, 0);
 }
 
-static int load_apparmor_profile(void)
+/**
+ * load_apparmor_profile() - load (or replace) the test profiles
+ *
+ * They name fixture files by path (FIX), so they hold in every test's
+ * mount namespace.  The AppArmor tests' setup calls it.
+ *
+ * Context: as root, after make_fixture_files().
+ * Return: 0, or -1 (no apparmor_parser, no AppArmor, or it failed).
+ */
+int load_apparmor_profile(void)
 {
 	const char *prof = FIX "/nosectest.aa";
 	int status;
@@ -105,12 +116,14 @@ static int load_apparmor_profile(void)
 	if (access("/sbin/apparmor_parser", X_OK) ||
 	    access("/sys/kernel/security/apparmor/.replace", W_OK))
 		return -1;
-	/* nosectest: a plain exec of probe-aa moves to it.  nosecdeny:
+	/*
+	 * nosectest: a plain exec of probe-aa moves to it.  nosecdeny:
 	 * allows everything but executing probe-aa-denied.  nosecxonly:
 	 * may execute probe-aa-xonly in place (ix), but not read it
 	 * (AppArmor checks files at open, DAC would allow).  nosecpx:
 	 * Px with and without m, Cx, ix without m, change_onexec, Px to
-	 * itself. */
+	 * itself.
+	 */
 	if (write_file(prof, "profile nosectest " FIX_PROBE_AA
 		       " flags=(complain) {\n}\n"
 		       "profile nosecdeny {\n  file,\n  capability,\n"
@@ -158,12 +171,15 @@ static int load_apparmor_profile(void)
 	} while (0)
 
 /**
- * make_fixtures() - create every fixture under FIX
+ * make_fixture_files() - create every fixture file under FIX
  * @tests_dir: where probe and dynprobe binaries are
+ *
+ * Nothing outside FIX: a kselftest fixture calls it in a mount namespace
+ * of its own, with a fresh tmpfs on FIX, for each test.
  *
  * Return: 0, or -1 with a message on stderr.
  */
-int make_fixtures(const char *tests_dir)
+int make_fixture_files(const char *tests_dir)
 {
 	char probe[256], dyn[256], dynx[256];
 
@@ -211,8 +227,5 @@ int make_fixtures(const char *tests_dir)
 	mkdir(FIX_NOEXEC_DIR, 0755);
 	TRY(mount("tmpfs", FIX_NOEXEC_DIR, "tmpfs", MS_NOEXEC, "mode=0755"));
 	TRY(copy_file(probe, FIX_NOEXEC_DIR "/probe", 0755));
-	apparmor_loaded = load_apparmor_profile() == 0;
 	return 0;
 }
-
-int apparmor_loaded;

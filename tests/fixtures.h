@@ -34,9 +34,11 @@
 #define FIX_LD_XONLY		FIX "/ld-xonly.so"	/* ld.so, 0711 */
 #define FIX_LOOP		FIX "/loop"		/* symlink to itself */
 #define FIX_NOEXEC_DIR		FIX "/noexec"		/* noexec tmpfs */
-/* Shebang chains: FIX "/chain<n>-1" runs chain<n>-2 ... chain<n>-<n>,
+/*
+ * Shebang chains: FIX "/chain<n>-1" runs chain<n>-2 ... chain<n>-<n>,
  * which runs probe.  The kernel allows 5 rewrites.  In chainx3 the
- * second script is execute-only. */
+ * second script is execute-only.
+ */
 #define FIX_CHAIN5		FIX "/chain5-1"
 #define FIX_CHAIN6		FIX "/chain6-1"		/* one too deep */
 #define FIX_CHAINX3		FIX "/chainx3-1"
@@ -45,8 +47,8 @@
 #define FIX_MISC_CREDS		FIX "/prog.nosecc"	/* C flag, setuid root */
 #define FIX_MISC_XINTERP	FIX "/prog.nosecxi"	/* interp exec-only */
 
-extern int apparmor_loaded;
-int make_fixtures(const char *tests_dir);
+int make_fixture_files(const char *tests_dir);
+int load_apparmor_profile(void);
 int copy_file(const char *from, const char *to, mode_t mode);
 int write_file(const char *path, const char *text, mode_t mode);
 

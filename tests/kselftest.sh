@@ -1,17 +1,48 @@
 #!/bin/sh
-# tests/kselftest.sh PROGRAM...: run the series' kselftests in the guest
-# (qemu/check-native) and add their results up: each program prints TAP
-# and a "# Totals: pass:N fail:N xfail:N xpass:N skip:N error:N" line
+# tests/kselftest.sh [-c NAME] PROGRAM[,OPTION...]...: run kselftest_harness.h
+# programs (the series' kselftests in the guest, qemu/check-native; the
+# suite's *_test binaries) and add their results up: each program prints
+# TAP and a "# Totals: pass:N fail:N xfail:N xpass:N skip:N error:N" line
 # (tools/testing/selftests/kselftest_harness.h).  Ends with the run's
 # "N passed, N failed[, N skipped]" line; a program that prints no totals,
 # or exits with a status other than 0 (pass) or 4 (all skipped), fails.
+# -c NAME: only the tests whose fixture, variant or test name contains
+# NAME (make check CASE=NAME), through the harness's own -f/-v/-t filters
+# (6.12's harness; they select on exact names, so the names come from the
+# program's -l list); a program with none is not run, and a NAME that no
+# program has fails the run.  OPTIONs after a
+# program, comma-separated, go to it first (-F,stress: not that fixture;
+# the harness stops at the first filter that matches).
 passed=0 failed=0 skipped=0
-for prog in "$@"; do
-	echo "# kselftest: $prog"
+case_name='' matched=''
+if [ "${1:-}" = -c ] && [ $# -ge 2 ]; then
+	case_name=$2
+	shift 2
+fi
+for entry in "$@"; do
+	prog=${entry%%,*}
+	opts=
+	[ "$prog" = "$entry" ] || opts=$(echo "${entry#*,}" | tr , ' ')
+	sel=
+	if [ -n "$case_name" ]; then
+		sel=$("$prog" -l 2>&1 | awk -v n="$case_name" '
+			NR > 1 && !/^---/ {
+				for (i = 1; i <= NF; i++)
+					if (index($i, n))
+						printf " -f %s -v %s -t %s", $i, $i, $i
+			}')
+		[ -n "$sel" ] || continue
+		matched=1
+	fi
+	sel="${opts:+ $opts}$sel"
+	echo "# kselftest: $prog$sel"
 	out=/tmp/kselftest.out
-	"$prog" >"$out" 2>&1
-	rc=$?
-	cat "$out"
+	# shellcheck disable=SC2086 # names: one word each
+	{
+		"$prog" $sel 2>&1
+		echo $? >"$out.rc"
+	} | tee "$out"
+	rc=$(cat "$out.rc")
 	totals=$(sed -n 's/^# Totals: //p' "$out" | tail -n 1)
 	if [ -z "$totals" ]; then
 		echo "# kselftest: $prog printed no totals (status $rc)"
@@ -31,6 +62,10 @@ for prog in "$@"; do
 		failed=$((failed + 1))
 	fi
 done
+if [ -n "$case_name" ] && [ -z "$matched" ]; then
+	echo "# kselftest: no test, variant or fixture name contains '$case_name'"
+	failed=$((failed + 1))
+fi
 if [ "$skipped" != 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

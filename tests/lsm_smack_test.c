@@ -17,8 +17,11 @@
 
 #include "nosec.h"
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(lsm_smack);
 
 #define SMACKFS		"/sys/fs/smackfs"
 #define SMACK_DIR	"/tmp/nosec-smack"
@@ -43,18 +46,15 @@ static int smack_ready(void)
 			strlen("nosecexec"), 0);
 }
 
-static int t_smack64exec_refused(void)
+TEST_F(lsm_smack, smack64exec_refused)
 {
-	LSM_CASE_START("smack");
-	CHECK(smack_ready() == 0, "Smack rule and files: %s", strerror(errno));
-	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
-	CHECK_PASS(runs_as(PLAIN, SMACK_EXEC, NULL, "nosecexec"));
-	CHECK_PASS(refused(NOSEC, SMACK_EXEC, NULL, EPERM));
-	CHECK_PASS(refused(FORCED, SMACK_EXEC, NULL, EPERM));
-	return runs_as(NOSEC, SMACK_PLAIN, NULL, "_");
+	LSM_TEST_START("smack");
+	ASSERT_EQ(0, smack_ready()) TH_LOG("Smack rule and files: %s", strerror(errno));
+	ASSERT_EQ(0, drop_to_user()) TH_LOG("drop to uid %d", TEST_UID);
+	ASSERT_PASS(runs_as(PLAIN, SMACK_EXEC, NULL, "nosecexec"));
+	ASSERT_PASS(refused(NOSEC, SMACK_EXEC, NULL, EPERM));
+	ASSERT_PASS(refused(FORCED, SMACK_EXEC, NULL, EPERM));
+	ASSERT_PASS(runs_as(NOSEC, SMACK_PLAIN, NULL, "_"));
 }
 
-const struct test_case lsm_smack_cases[] = {
-	{ "smack64exec_refused", t_smack64exec_refused, 1 },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

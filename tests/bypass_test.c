@@ -22,8 +22,11 @@
 
 #include "nosec.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
 #include "fixtures.h"
-#include "harness.h"
+
+NOSEC_FIXTURE(bypass);
 
 /* ---- clone3 with CLONE_VM, CLONE_VFORK, CLONE_PARENT ---- */
 
@@ -75,30 +78,33 @@ static int clone3_exec_status(uint64_t flags, const char *path)
 	return pid > 0 ? wait_status(pid) : -1;
 }
 
-static int t_clone3_vm_vfork(void)
+TEST_F(bypass, bypass_clone3_vm_vfork)
 {
+	AS_TEST_USER();
+
 	int null = open("/dev/null", O_WRONLY);
 
 	dup2(null, 1);
-	CHECK(clone3_exec_status(CLONE_VM | CLONE_VFORK, FIX_PROBE) == 0,
-	      "unrestricted CLONE_VM|CLONE_VFORK child execs");
-	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
-	CHECK(clone3_exec_status(CLONE_VM | CLONE_VFORK, FIX_PROBE) == EPERM,
-	      "CLONE_VM|CLONE_VFORK child");
-	CHECK(clone3_exec_status(CLONE_VFORK, FIX_PROBE) == EPERM, "CLONE_VFORK child");
-	CHECK(clone3_exec_status(CLONE_VM, FIX_PROBE) == EPERM, "CLONE_VM child");
-	return PASS;
+	ASSERT_EQ(0, clone3_exec_status(CLONE_VM | CLONE_VFORK, FIX_PROBE))
+		TH_LOG("unrestricted CLONE_VM|CLONE_VFORK child execs");
+	ASSERT_EQ(0, restrict_me(PR_RESTRICT_EXEC, 0, 0, 0)) TH_LOG("restrict");
+	ASSERT_EQ(EPERM, clone3_exec_status(CLONE_VM | CLONE_VFORK, FIX_PROBE))
+		TH_LOG("CLONE_VM|CLONE_VFORK child");
+	ASSERT_EQ(EPERM, clone3_exec_status(CLONE_VFORK, FIX_PROBE)) TH_LOG("CLONE_VFORK child");
+	ASSERT_EQ(EPERM, clone3_exec_status(CLONE_VM, FIX_PROBE)) TH_LOG("CLONE_VM child");
 }
 
 /* A CLONE_PARENT child is our sibling: it reports through a pipe. */
-static int t_clone3_parent(void)
+TEST_F(bypass, bypass_clone3_parent)
 {
 	struct clone3_args args = { .flags = CLONE_PARENT };
 	int pfd[2], err = -1;
 	long pid;
 
-	CHECK(pipe(pfd) == 0, "pipe");
-	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	AS_TEST_USER();
+
+	ASSERT_EQ(0, pipe(pfd)) TH_LOG("pipe");
+	ASSERT_EQ(0, restrict_me(PR_RESTRICT_EXEC, 0, 0, 0)) TH_LOG("restrict");
 	pid = syscall(SYS_clone3, &args, sizeof(args));
 	if (pid == 0) {
 		err = child_execve_errno(FIX_PROBE);
@@ -106,28 +112,34 @@ static int t_clone3_parent(void)
 			_exit(1);
 		_exit(0);
 	}
-	CHECK(pid > 0, "clone3(CLONE_PARENT): %d", errno);
+	ASSERT_TRUE(pid > 0) TH_LOG("clone3(CLONE_PARENT): %d", errno);
 	close(pfd[1]);
-	CHECK(read(pfd[0], &err, sizeof(err)) == sizeof(err), "report");
-	CHECK(err == EPERM, "CLONE_PARENT sibling exec: %d", err);
-	return PASS;
+	ASSERT_EQ(sizeof(err), read(pfd[0], &err, sizeof(err))) TH_LOG("report");
+	ASSERT_EQ(EPERM, err) TH_LOG("CLONE_PARENT sibling exec: %d", err);
 }
 
 /* ---- shebang chains ---- */
 
-static int t_shebang_chains(void)
+TEST_F(bypass, bypass_shebang_chains)
 {
 	struct run r;
 
-	CHECK(run_prog(PLAIN, FIX_CHAIN5, NULL, &r) == 0, "plain 5-script chain: %d", r.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_CHAIN5, NULL, &r) == 0, "nosec 5-script chain: %d", r.exec_errno);
-	CHECK(run_prog(FORCED, FIX_CHAIN5, NULL, &r) == 0, "forced 5-script chain: %d", r.exec_errno);
-	CHECK(run_prog(PLAIN, FIX_CHAIN6, NULL, &r) == ELOOP, "plain 6: %d", r.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_CHAIN6, NULL, &r) == ELOOP, "nosec 6: %d", r.exec_errno);
-	CHECK(run_prog(PLAIN, FIX_CHAINX3, NULL, &r) == 0, "plain chain, exec-only middle: %d", r.exec_errno);
-	CHECK(run_prog(NOSEC, FIX_CHAINX3, NULL, &r) == EACCES, "nosec chain, exec-only middle: %d", r.exec_errno);
-	CHECK(run_prog(PLAIN, FIX_CHAIN5, setup_restrict, &r) == EPERM, "restricted chain: %d", r.exec_errno);
-	return PASS;
+	AS_TEST_USER();
+
+	ASSERT_EQ(0, run_prog(PLAIN, FIX_CHAIN5, NULL, &r))
+		TH_LOG("plain 5-script chain: %d", r.exec_errno);
+	ASSERT_EQ(0, run_prog(NOSEC, FIX_CHAIN5, NULL, &r))
+		TH_LOG("nosec 5-script chain: %d", r.exec_errno);
+	ASSERT_EQ(0, run_prog(FORCED, FIX_CHAIN5, NULL, &r))
+		TH_LOG("forced 5-script chain: %d", r.exec_errno);
+	ASSERT_EQ(ELOOP, run_prog(PLAIN, FIX_CHAIN6, NULL, &r)) TH_LOG("plain 6: %d", r.exec_errno);
+	ASSERT_EQ(ELOOP, run_prog(NOSEC, FIX_CHAIN6, NULL, &r)) TH_LOG("nosec 6: %d", r.exec_errno);
+	ASSERT_EQ(0, run_prog(PLAIN, FIX_CHAINX3, NULL, &r))
+		TH_LOG("plain chain, exec-only middle: %d", r.exec_errno);
+	ASSERT_EQ(EACCES, run_prog(NOSEC, FIX_CHAINX3, NULL, &r))
+		TH_LOG("nosec chain, exec-only middle: %d", r.exec_errno);
+	ASSERT_EQ(EPERM, run_prog(PLAIN, FIX_CHAIN5, setup_restrict, &r))
+		TH_LOG("restricted chain: %d", r.exec_errno);
 }
 
 /* ---- binfmt_misc, with and without the C flag ---- */
@@ -150,26 +162,28 @@ static int binfmt_setup(void)
 	write_text(BINFMT_DIR "/nosecc", "-1");
 	write_text(BINFMT_DIR "/nosecxi", "-1");
 	if (write_text(BINFMT_DIR "/register",
-			 ":nosecx:E::nosecx::" FIX_PROBE_SUID ":") ||
+		       ":nosecx:E::nosecx::" FIX_PROBE_SUID ":") ||
 	    write_text(BINFMT_DIR "/register",
-			 ":nosecc:E::nosecc::" FIX_PROBE ":C") ||
+		       ":nosecc:E::nosecc::" FIX_PROBE ":C") ||
 	    write_text(BINFMT_DIR "/register",
-			 ":nosecxi:E::nosecxi::" FIX_INTERP_XONLY ":"))
+		       ":nosecxi:E::nosecxi::" FIX_INTERP_XONLY ":"))
 		return -1;
 	return 0;
 }
 
-static int t_binfmt_misc(void)
+TEST_F(bypass, bypass_binfmt_misc_with_and_without_C)
 {
 	struct run p, n;
 	int ret = FAIL;
 
-	SKIP_IF(binfmt_setup(), "binfmt_misc not available in this kernel");
+	if (binfmt_setup())
+		SKIP(return, "%s", "binfmt_misc not available in this kernel");
 	if (drop_to_user())
 		goto out;
 	/* Without C: the interpreter (setuid root) decides the creds. */
 	if (run_prog(PLAIN, FIX_MISC_PLAIN, NULL, &p) || id_field(&p, "uids", 1) != 0) {
-		printf("# plain binfmt_misc, setuid interpreter: %d %s\n", p.exec_errno, get(&p, "uids"));
+		printf("# plain binfmt_misc, setuid interpreter: %d %s\n", p.exec_errno,
+		       get(&p, "uids"));
 		goto out;
 	}
 	if (run_prog(NOSEC, FIX_MISC_PLAIN, NULL, &n) || id_field(&n, "uids", 1) != TEST_UID) {
@@ -203,8 +217,10 @@ out:
 /* ---- ptrace ---- */
 
 /* A restricted tracee stays restricted whatever its tracer does. */
-static int t_ptrace_tracee(void)
+TEST_F(bypass, bypass_ptrace_restricted_tracee)
 {
+	AS_TEST_USER();
+
 	pid_t pid = fork();
 	int status;
 
@@ -214,34 +230,37 @@ static int t_ptrace_tracee(void)
 		raise(SIGSTOP);
 		_exit(child_execve_errno(FIX_PROBE));
 	}
-	CHECK(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status), "tracee stopped");
-	CHECK(ptrace(PTRACE_CONT, pid, NULL, NULL) == 0, "cont: %d", errno);
-	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "tracee exited");
-	CHECK(WEXITSTATUS(status) == EPERM, "traced restricted exec: %d", WEXITSTATUS(status));
-	return PASS;
+	ASSERT_TRUE(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status)) TH_LOG("tracee stopped");
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL)) TH_LOG("cont: %d", errno);
+	ASSERT_TRUE(waitpid(pid, &status, 0) == pid && WIFEXITED(status)) TH_LOG("tracee exited");
+	ASSERT_EQ(EPERM, WEXITSTATUS(status))
+		TH_LOG("traced restricted exec: %d", WEXITSTATUS(status));
 }
 
 /* A restricted tracer: itself and every tracee it creates stay banned. */
-static int t_ptrace_tracer(void)
+TEST_F(bypass, bypass_ptrace_restricted_tracer)
 {
 	pid_t pid;
 	int status;
 
-	CHECK(restrict_me(PR_RESTRICT_EXEC, 0, 0, 0) == 0, "restrict");
+	AS_TEST_USER();
+
+	ASSERT_EQ(0, restrict_me(PR_RESTRICT_EXEC, 0, 0, 0)) TH_LOG("restrict");
 	pid = fork();
 	if (pid == 0) {
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		raise(SIGSTOP);
 		_exit(child_execve_errno(FIX_PROBE));
 	}
-	CHECK(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status), "tracee stopped");
-	CHECK(ptrace(PTRACE_CONT, pid, NULL, NULL) == 0, "cont");
-	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	      WEXITSTATUS(status) == EPERM, "tracee of a restricted tracer: %#x", status);
-	CHECK(execve(FIX_PROBE, no_argv, environ) == -1 && errno == EPERM, "tracer");
-	return PASS;
+	ASSERT_TRUE(waitpid(pid, &status, 0) == pid && WIFSTOPPED(status)) TH_LOG("tracee stopped");
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, pid, NULL, NULL)) TH_LOG("cont");
+	ASSERT_TRUE(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		    WEXITSTATUS(status) == EPERM)
+		TH_LOG("tracee of a restricted tracer: %#x", status);
+	ASSERT_ERRNO(EPERM, execve(FIX_PROBE, no_argv, environ), "tracer");
 }
 
+#ifndef NOSEC_KSELFTEST	/* the suite: prog32 beside it */
 /* ---- a real 32-bit program ---- */
 
 static void run_prog32(void *arg)
@@ -251,28 +270,22 @@ static void run_prog32(void *arg)
 	printf("exec_errno=%d\n", errno);
 }
 
-static int t_prog32(void)
+TEST_F(bypass, bypass_real_32bit_program)
 {
 	struct run r;
 
-	SKIP_IF(access("/nosec/tests/prog32", X_OK), "no prog32 (gcc-multilib missing)");
-	CHECK(capture(run_prog32, NULL, &r) == 0, "prog32: %s", r.out);
-	CHECK(getl(&r, "mask32") == PR_RESTRICT_EXEC,
-	      "32-bit PR_GET_RESTRICT returns the mask: %s", r.out);
-	CHECK(getl(&r, "execve32_errno") == EPERM && getl(&r, "execveat32_errno") == EPERM,
-	      "32-bit execve/execveat: %s", r.out);
-	CHECK(!strcmp(get(&r, "uids"), "1000,1000,1000,1000") && getl(&r, "restrict") == 1,
-	      "32-bit execve_nosecurity of a setuid program: %s", r.out);
-	return PASS;
-}
+	AS_TEST_USER();
 
-const struct test_case bypass_cases[] = {
-	{ "bypass_clone3_vm_vfork", t_clone3_vm_vfork },
-	{ "bypass_clone3_parent", t_clone3_parent },
-	{ "bypass_shebang_chains", t_shebang_chains },
-	{ "bypass_binfmt_misc_with_and_without_C", t_binfmt_misc, 1 },
-	{ "bypass_ptrace_restricted_tracee", t_ptrace_tracee },
-	{ "bypass_ptrace_restricted_tracer", t_ptrace_tracer },
-	{ "bypass_real_32bit_program", t_prog32 },
-	{ NULL },
-};
+	if (access("/nosec/tests/prog32", X_OK))
+		SKIP(return, "%s", "no prog32 (gcc-multilib missing)");
+	ASSERT_EQ(0, capture(run_prog32, NULL, &r)) TH_LOG("prog32: %s", r.out);
+	ASSERT_EQ(PR_RESTRICT_EXEC, getl(&r, "mask32"))
+		TH_LOG("32-bit PR_GET_RESTRICT returns the mask: %s", r.out);
+	ASSERT_TRUE(getl(&r, "execve32_errno") == EPERM && getl(&r, "execveat32_errno") == EPERM)
+		TH_LOG("32-bit execve/execveat: %s", r.out);
+	ASSERT_TRUE(!strcmp(get(&r, "uids"), "1000,1000,1000,1000") && getl(&r, "restrict") == 1)
+		TH_LOG("32-bit execve_nosecurity of a setuid program: %s", r.out);
+}
+#endif	/* NOSEC_KSELFTEST */
+
+TEST_HARNESS_MAIN

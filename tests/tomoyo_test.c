@@ -29,8 +29,11 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(tomoyo);
 
 #define TOMOYO		"/sys/kernel/security/tomoyo/"
 #define TOMOYO_DOMAIN	"<kernel> " FIX_PROBE_TOMOYO
@@ -127,7 +130,8 @@ static int refused_and_not_moved(enum how how)
 		setup_user();
 		e = do_exec(how, FIX_PROBE_TOMOYO, argv);
 		if (e != EPERM) {
-			printf("# %s: errno %d, want EPERM\n", how == FORCED ? "forced" : "nosec", e);
+			printf("# %s: errno %d, want EPERM\n", how == FORCED ? "forced" : "nosec",
+			       e);
 			_exit(2);
 		}
 		fd = open(TOMOYO "self_domain", O_RDONLY);
@@ -152,41 +156,40 @@ static int tomoyo_ready(void)
 	SKIP_IF(!cmdline_has("TOMOYO_trigger=" FIX_TOMOYO_TRIGGER),
 		"guest booted without TOMOYO_trigger= (qemu/run adds it)");
 	e = tomoyo_load_policy();
-	CHECK(e == 0, "loading the TOMOYO policy: %d", e);
+	REQUIRE(e == 0, "loading the TOMOYO policy: %d", e);
 	return PASS;
 }
 
-static int t_tomoyo_transition_refused(void)
+TEST_F(tomoyo, nosec_tomoyo_transition_refused)
 {
 	struct run p, n;
 	int e;
 
 	e = tomoyo_ready();
-	if (e != PASS)
-		return e;
+	ASSERT_PASS(e);
 
 	/* Control: a plain exec moves to the program's domain. */
-	CHECK(run_prog(PLAIN, FIX_PROBE_TOMOYO, setup_user, &p) == 0, "plain: %d",
-	      p.exec_errno);
-	CHECK(!strcmp(get(&p, "tomoyo_domain"), TOMOYO_DOMAIN),
-	      "plain exec's domain '%s' (is the policy loaded?)", get(&p, "tomoyo_domain"));
+	ASSERT_EQ(0, run_prog(PLAIN, FIX_PROBE_TOMOYO, setup_user, &p))
+		TH_LOG("plain: %d", p.exec_errno);
+	ASSERT_TRUE(!strcmp(get(&p, "tomoyo_domain"), TOMOYO_DOMAIN))
+		TH_LOG("plain exec's domain '%s' (is the policy loaded?)",
+		       get(&p, "tomoyo_domain"));
 
 	/* A nosecurity exec that TOMOYO would move is refused, unmoved... */
 	e = refused_and_not_moved(NOSEC);
-	CHECK(e == 0, "nosec: %d", e);
+	ASSERT_EQ(0, e) TH_LOG("nosec: %d", e);
 	e = refused_and_not_moved(FORCED);
-	CHECK(e == 0, "forced: %d", e);
+	ASSERT_EQ(0, e) TH_LOG("forced: %d", e);
 	e = refused_and_not_moved(NOSEC_IOCTL);
-	CHECK(e == 0, "ioctl: %d", e);
+	ASSERT_EQ(0, e) TH_LOG("ioctl: %d", e);
 
 	/* ...one that TOMOYO keeps in its domain runs there. */
-	CHECK(run_prog(NOSEC, FIX_PROBE, setup_user, &n) == 0, "nosec, kept: %d",
-	      n.exec_errno);
-	CHECK(!strcmp(get(&n, "tomoyo_domain"), "<kernel>"), "kept domain '%s'",
-	      get(&n, "tomoyo_domain"));
-	CHECK(run_prog(FORCED, FIX_PROBE, setup_user, &n) == 0, "forced, kept: %d",
-	      n.exec_errno);
-	return PASS;
+	ASSERT_EQ(0, run_prog(NOSEC, FIX_PROBE, setup_user, &n))
+		TH_LOG("nosec, kept: %d", n.exec_errno);
+	ASSERT_TRUE(!strcmp(get(&n, "tomoyo_domain"), "<kernel>"))
+		TH_LOG("kept domain '%s'", get(&n, "tomoyo_domain"));
+	ASSERT_EQ(0, run_prog(FORCED, FIX_PROBE, setup_user, &n))
+		TH_LOG("forced, kept: %d", n.exec_errno);
 }
 
 /* run_prog()'s setup: into the reader's domain, then TEST_UID. */
@@ -202,39 +205,33 @@ static void setup_tomoyo_reader(void)
  * not checked, the domain is kept); a nosecurity exec runs only the file
  * the domain may read, and is refused the other (TOMOYO's EPERM).
  */
-static int t_tomoyo_read_checked_in_callers_domain(void)
+TEST_F(tomoyo, nosec_tomoyo_read_checked_in_callers_domain)
 {
 	struct run p, n;
 	int e;
 
 	e = tomoyo_ready();
-	if (e != PASS)
-		return e;
+	ASSERT_PASS(e);
 
 	/* Controls: the domain is entered and kept, the opens enforced. */
 	run_prog(PLAIN, FIX_PROBE_TOMOYO_NOREAD, setup_tomoyo_reader, &p);
-	CHECK(p.exec_errno == 0 && strstr(p.out, "end=1"),
-	      "plain exec from the reader's domain: %d %s", p.exec_errno, p.out);
-	CHECK(!strcmp(get(&p, "tomoyo_domain"), READER_DOMAIN), "plain exec's domain '%s'",
-	      get(&p, "tomoyo_domain"));
+	ASSERT_TRUE(p.exec_errno == 0 && strstr(p.out, "end=1"))
+		TH_LOG("plain exec from the reader's domain: %d %s", p.exec_errno, p.out);
+	ASSERT_TRUE(!strcmp(get(&p, "tomoyo_domain"), READER_DOMAIN))
+		TH_LOG("plain exec's domain '%s'", get(&p, "tomoyo_domain"));
 
 	for (enum how how = NOSEC; how <= FORCED; how++) {
 		const char *name = how == NOSEC ? "nosec" : "forced";
 
 		run_prog(how, FIX_PROBE, setup_tomoyo_reader, &n);
-		CHECK(n.exec_errno == 0 && strstr(n.out, "end=1"),
-		      "%s, readable: %d %s", name, n.exec_errno, n.out);
-		CHECK(!strcmp(get(&n, "tomoyo_domain"), READER_DOMAIN), "%s: domain '%s'",
-		      name, get(&n, "tomoyo_domain"));
-		CHECK(run_prog(how, FIX_PROBE_TOMOYO_NOREAD, setup_tomoyo_reader, &n) == EPERM,
-		      "%s, not readable in the caller's domain: %d %s", name, n.exec_errno, n.out);
+		ASSERT_TRUE(n.exec_errno == 0 && strstr(n.out, "end=1"))
+			TH_LOG("%s, readable: %d %s", name, n.exec_errno, n.out);
+		ASSERT_TRUE(!strcmp(get(&n, "tomoyo_domain"), READER_DOMAIN))
+			TH_LOG("%s: domain '%s'", name, get(&n, "tomoyo_domain"));
+		ASSERT_EQ(EPERM, run_prog(how, FIX_PROBE_TOMOYO_NOREAD, setup_tomoyo_reader, &n))
+			TH_LOG("%s, not readable in the caller's domain: %d %s", name, n.exec_errno,
+			       n.out);
 	}
-	return PASS;
 }
 
-const struct test_case tomoyo_cases[] = {
-	{ "nosec_tomoyo_transition_refused", t_tomoyo_transition_refused, 1 },
-	{ "nosec_tomoyo_read_checked_in_callers_domain",
-	  t_tomoyo_read_checked_in_callers_domain, 1 },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

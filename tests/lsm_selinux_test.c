@@ -23,8 +23,11 @@
 #include <unistd.h>
 #include "nosec.h"
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(lsm_selinux);
 
 #define SELINUX_POLICY	"/extra/nosec_test.policy"
 #define SELINUXFS	"/sys/fs/selinux"
@@ -117,29 +120,29 @@ static int enter_a(void)
 
 #define SELINUX_CASE_START()						\
 	do {								\
-		LSM_CASE_START("selinux");				\
-		CHECK(selinux_ready() == 0, "SELinux policy and files: %s", \
-		      strerror(errno));					\
+		LSM_TEST_START("selinux");				\
+		ASSERT_EQ(0, selinux_ready())				\
+			TH_LOG("SELinux policy and files: %s", strerror(errno)); \
 	} while (0)
 
 /* A may run F only by moving to B: the nosecurity exec is refused. */
-static int t_selinux_transition_only(void)
+TEST_F(lsm_selinux, selinux_transition_only_refused)
 {
 	SELINUX_CASE_START();
-	CHECK(enter_a() == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK_PASS(runs_as(PLAIN, SE_F, NULL, CTX_B));
-	CHECK_PASS(refused(NOSEC, SE_F, NULL, EACCES));
-	return refused(FORCED, SE_F, NULL, EACCES);
+	ASSERT_EQ(0, enter_a()) TH_LOG("enter " CTX_A ": %s", strerror(errno));
+	ASSERT_PASS(runs_as(PLAIN, SE_F, NULL, CTX_B));
+	ASSERT_PASS(refused(NOSEC, SE_F, NULL, EACCES));
+	ASSERT_PASS(refused(FORCED, SE_F, NULL, EACCES));
 }
 
 /* A may run G in place (execute_no_trans): it does, in A. */
-static int t_selinux_execute_no_trans(void)
+TEST_F(lsm_selinux, selinux_execute_no_trans_in_place)
 {
 	SELINUX_CASE_START();
-	CHECK(enter_a() == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK_PASS(runs_as(PLAIN, SE_G, NULL, CTX_B));
-	CHECK_PASS(runs_as(NOSEC, SE_G, NULL, CTX_A));
-	return runs_as(FORCED, SE_G, NULL, CTX_A);
+	ASSERT_EQ(0, enter_a()) TH_LOG("enter " CTX_A ": %s", strerror(errno));
+	ASSERT_PASS(runs_as(PLAIN, SE_G, NULL, CTX_B));
+	ASSERT_PASS(runs_as(NOSEC, SE_G, NULL, CTX_A));
+	ASSERT_PASS(runs_as(FORCED, SE_G, NULL, CTX_A));
 }
 
 /*
@@ -149,21 +152,23 @@ static int t_selinux_execute_no_trans(void)
  * label change and refuses; the series tells SELinux the exec may not
  * transition, and SELinux judges it in place: it runs in A.
  */
-static int t_selinux_bounded_transition(void)
+TEST_F(lsm_selinux, selinux_bounded_transition)
 {
 	long before;
 
 	SELINUX_CASE_START();
 	before = stat_value("lsm_refused");
 	/* As root, to read the module's stats afterwards. */
-	CHECK(enter_a_as(1) == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK_PASS(runs_as(PLAIN, SE_K, NULL, CTX_B2));
+	ASSERT_EQ(0, enter_a_as(1)) TH_LOG("enter " CTX_A ": %s", strerror(errno));
+	ASSERT_PASS(runs_as(PLAIN, SE_K, NULL, CTX_B2));
 	if (nosec_native)
-		return runs_as(NOSEC, SE_K, NULL, CTX_A);
-	CHECK_PASS(refused(NOSEC, SE_K, NULL, EPERM));
-	CHECK(stat_value("lsm_refused") == before + 1, "lsm_refused %ld -> %ld",
-	      before, stat_value("lsm_refused"));
-	return PASS;
+		{
+			ASSERT_PASS(runs_as(NOSEC, SE_K, NULL, CTX_A));
+			return;
+		}
+	ASSERT_PASS(refused(NOSEC, SE_K, NULL, EPERM));
+	ASSERT_EQ(before + 1, stat_value("lsm_refused"))
+		TH_LOG("lsm_refused %ld -> %ld", before, stat_value("lsm_refused"));
 }
 
 static void setexeccon_b(void)
@@ -185,23 +190,23 @@ static void setexeccon_a_and_create_contexts(void)
  * moves.  One naming the caller's own context is consumed, and so are
  * the create contexts: none reaches the program.
  */
-static int t_selinux_pending_exec_context(void)
+TEST_F(lsm_selinux, selinux_pending_exec_context)
 {
 	struct run n;
 
 	SELINUX_CASE_START();
-	CHECK(enter_a() == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK_PASS(runs_as(PLAIN, SE_H, setexeccon_b, CTX_B));
-	CHECK_PASS(refused(NOSEC, SE_H, setexeccon_b, EPERM));
-	CHECK(run_prog(NOSEC, SE_H, setexeccon_a_and_create_contexts, &n) == 0,
-	      "nosec, own context pending: %d", n.exec_errno);
-	CHECK(!strcmp(get(&n, "label"), CTX_A), "label '%s'", get(&n, "label"));
-	CHECK(!*get(&n, "exec_attr") && !*get(&n, "fscreate") &&
-	      !*get(&n, "sockcreate") && !*get(&n, "keycreate"),
-	      "per-exec state reached the program: exec '%s' fscreate '%s' "
-	      "sockcreate '%s' keycreate '%s'", get(&n, "exec_attr"),
-	      get(&n, "fscreate"), get(&n, "sockcreate"), get(&n, "keycreate"));
-	return PASS;
+	ASSERT_EQ(0, enter_a()) TH_LOG("enter " CTX_A ": %s", strerror(errno));
+	ASSERT_PASS(runs_as(PLAIN, SE_H, setexeccon_b, CTX_B));
+	ASSERT_PASS(refused(NOSEC, SE_H, setexeccon_b, EPERM));
+	ASSERT_EQ(0, run_prog(NOSEC, SE_H, setexeccon_a_and_create_contexts, &n))
+		TH_LOG("nosec, own context pending: %d", n.exec_errno);
+	ASSERT_TRUE(!strcmp(get(&n, "label"), CTX_A)) TH_LOG("label '%s'", get(&n, "label"));
+	ASSERT_TRUE(!*get(&n, "exec_attr") && !*get(&n, "fscreate") && !*get(&n, "sockcreate") &&
+		    !*get(&n, "keycreate"))
+		TH_LOG("per-exec state reached the program: exec '%s' fscreate '%s' "
+		       "sockcreate '%s' keycreate '%s'",
+		       get(&n, "exec_attr"), get(&n, "fscreate"), get(&n, "sockcreate"),
+		       get(&n, "keycreate"));
 }
 
 static void arm_side_effects(void)
@@ -222,17 +227,17 @@ static void arm_side_effects(void)
 /* What SELinux would undo at a transition, all still there. */
 static int side_effects_absent(const struct run *r, const char *how)
 {
-	CHECK(!strcmp(get(r, "label"), CTX_A), "%s: label '%s'", how, get(r, "label"));
-	CHECK(getl(r, "core") == 1 << 20, "%s: soft RLIMIT_CORE %s", how, get(r, "core"));
-	CHECK(getl(r, "pdeathsig") == SIGUSR2, "%s: pdeathsig %s", how, get(r, "pdeathsig"));
-	CHECK(getl(r, "itimer_real") > 900, "%s: ITIMER_REAL %s", how, get(r, "itimer_real"));
-	CHECK(getx(r, "sigblk") & (1ULL << (SIGUSR1 - 1)), "%s: SigBlk %s", how,
-	      get(r, "sigblk"));
-	CHECK((getx(r, "sigpnd") | getx(r, "shdpnd")) & (1ULL << (SIGUSR1 - 1)),
-	      "%s: SIGUSR1 no longer pending (%s %s)", how, get(r, "sigpnd"),
-	      get(r, "shdpnd"));
-	CHECK(!strcmp(get(r, "fdpath10"), SE_S), "%s: fd %d now '%s'", how, SE_FD,
-	      get(r, "fdpath10"));
+	REQUIRE(!strcmp(get(r, "label"), CTX_A), "%s: label '%s'", how, get(r, "label"));
+	REQUIRE(getl(r, "core") == 1 << 20, "%s: soft RLIMIT_CORE %s", how, get(r, "core"));
+	REQUIRE(getl(r, "pdeathsig") == SIGUSR2, "%s: pdeathsig %s", how, get(r, "pdeathsig"));
+	REQUIRE(getl(r, "itimer_real") > 900, "%s: ITIMER_REAL %s", how, get(r, "itimer_real"));
+	REQUIRE(getx(r, "sigblk") & (1ULL << (SIGUSR1 - 1)), "%s: SigBlk %s", how,
+		get(r, "sigblk"));
+	REQUIRE((getx(r, "sigpnd") | getx(r, "shdpnd")) & (1ULL << (SIGUSR1 - 1)),
+		"%s: SIGUSR1 no longer pending (%s %s)", how, get(r, "sigpnd"),
+		get(r, "shdpnd"));
+	REQUIRE(!strcmp(get(r, "fdpath10"), SE_S), "%s: fd %d now '%s'", how, SE_FD,
+		get(r, "fdpath10"));
 	return PASS;
 }
 
@@ -243,29 +248,22 @@ static int side_effects_absent(const struct run *r, const char *how)
  * descriptor (one to a file A may not read), resets no soft rlimit,
  * flushes no signal or itimer and keeps the parent-death signal.
  */
-static int t_selinux_no_transition_side_effects(void)
+TEST_F(lsm_selinux, selinux_no_transition_side_effects)
 {
 	struct run p, n;
 	int fd;
 
 	SELINUX_CASE_START();
 	fd = open(SE_S, O_RDONLY);
-	CHECK(fd >= 0 && dup2(fd, SE_FD) == SE_FD, "open " SE_S ": %s", strerror(errno));
-	CHECK(enter_a() == 0, "enter " CTX_A ": %s", strerror(errno));
-	CHECK(open(SE_S, O_RDONLY) == -1 && errno == EACCES,
-	      "A must not be able to open " SE_S ": %s", strerror(errno));
-	CHECK(run_prog(PLAIN, SE_H, arm_side_effects, &p) == 0, "plain: %d", p.exec_errno);
-	if (side_effects_absent(&p, "plain exec in place") != PASS)
-		return FAIL;
-	CHECK(run_prog(NOSEC, SE_H, arm_side_effects, &n) == 0, "nosec: %d", n.exec_errno);
-	return side_effects_absent(&n, "nosecurity exec");
+	ASSERT_TRUE(fd >= 0 && dup2(fd, SE_FD) == SE_FD)
+		TH_LOG("open " SE_S ": %s", strerror(errno));
+	ASSERT_EQ(0, enter_a()) TH_LOG("enter " CTX_A ": %s", strerror(errno));
+	ASSERT_ERRNO(EACCES, open(SE_S, O_RDONLY), "A must not be able to open " SE_S ": %s",
+		     strerror(errno));
+	ASSERT_EQ(0, run_prog(PLAIN, SE_H, arm_side_effects, &p)) TH_LOG("plain: %d", p.exec_errno);
+	ASSERT_PASS(side_effects_absent(&p, "plain exec in place"));
+	ASSERT_EQ(0, run_prog(NOSEC, SE_H, arm_side_effects, &n)) TH_LOG("nosec: %d", n.exec_errno);
+	ASSERT_PASS(side_effects_absent(&n, "nosecurity exec"));
 }
 
-const struct test_case lsm_selinux_cases[] = {
-	{ "selinux_transition_only_refused", t_selinux_transition_only, 1 },
-	{ "selinux_execute_no_trans_in_place", t_selinux_execute_no_trans, 1 },
-	{ "selinux_bounded_transition", t_selinux_bounded_transition, 1 },
-	{ "selinux_pending_exec_context", t_selinux_pending_exec_context, 1 },
-	{ "selinux_no_transition_side_effects", t_selinux_no_transition_side_effects, 1 },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

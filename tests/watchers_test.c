@@ -36,14 +36,18 @@
 
 #include "nosec.h"
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(watchers);
 
 static const enum how routes[] = { NOSEC, NOSEC_FD, NOSEC_IOCTL, FORCED };
 static const char *const route_names[] = {
 	[NOSEC] = "execve_nosecurity", [NOSEC_FD] = "fexecve_nosecurity",
 	[NOSEC_IOCTL] = "raw ioctl", [FORCED] = "force mode",
 };
+
 #define NR_ROUTES (sizeof(routes) / sizeof(routes[0]))
 
 static const char *route_name(enum how how)
@@ -89,42 +93,49 @@ static void setup_filter(void)
 		_exit(97);
 }
 
-static int t_seccomp_errno(void)
+TEST_F(watchers, seccomp_errno_binds_nosec_exec)
 {
 	struct run r;
+
+	AS_TEST_USER();
 
 	filter_action = SECCOMP_RET_ERRNO | EHOSTDOWN;
 	for (size_t i = 0; i < NR_ROUTES; i++) {
 		int ret = run_prog(routes[i], FIX_PROBE, setup_filter, &r);
 
-		CHECK(ret == EHOSTDOWN && !strstr(r.out, "end=1"),
-		      "%s under SECCOMP_RET_ERRNO: %d, out %s", route_name(routes[i]), ret, r.out);
+		ASSERT_TRUE(ret == EHOSTDOWN && !strstr(r.out, "end=1"))
+			TH_LOG("%s under SECCOMP_RET_ERRNO: %d, out %s", route_name(routes[i]), ret,
+			       r.out);
 	}
-	return PASS;
 }
 
-static int killed_by_sigsys(unsigned int action)
+NOSEC_FIXTURE(seccomp_kill);
+
+FIXTURE_VARIANT(seccomp_kill) {
+	unsigned int action;
+};
+
+FIXTURE_VARIANT_ADD(seccomp_kill, seccomp_kill_process_binds_nosec_exec) {
+	.action = SECCOMP_RET_KILL_PROCESS,
+};
+
+FIXTURE_VARIANT_ADD(seccomp_kill, seccomp_kill_thread_binds_nosec_exec) {
+	.action = SECCOMP_RET_KILL_THREAD,
+};
+
+/* A filter that kills on execveat() kills every nosecurity exec. */
+TEST_F(seccomp_kill, every_route_killed_by_sigsys)
 {
 	struct run r;
 
-	filter_action = action;
+	AS_TEST_USER();
+	filter_action = variant->action;
 	for (size_t i = 0; i < NR_ROUTES; i++) {
 		run_prog(routes[i], FIX_PROBE, setup_filter, &r);
-		CHECK(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSYS &&
-		      !strstr(r.out, "end=1"), "%s: status %#x out %s",
-		      route_name(routes[i]), r.status, r.out);
+		ASSERT_TRUE(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSYS &&
+			    !strstr(r.out, "end=1"))
+			TH_LOG("%s: status %#x out %s", route_name(routes[i]), r.status, r.out);
 	}
-	return PASS;
-}
-
-static int t_seccomp_kill_process(void)
-{
-	return killed_by_sigsys(SECCOMP_RET_KILL_PROCESS);
-}
-
-static int t_seccomp_kill_thread(void)
-{
-	return killed_by_sigsys(SECCOMP_RET_KILL_THREAD);
 }
 
 static void on_sigsys(int sig, siginfo_t *si, void *uc)
@@ -153,21 +164,22 @@ static void trapped_exec(void *arg)
 	printf("exec_errno=%d\n", do_exec(how, FIX_PROBE, argv));
 }
 
-static int t_seccomp_trap(void)
+TEST_F(watchers, seccomp_trap_names_execveat)
 {
 	struct run r;
+
+	AS_TEST_USER();
 
 	for (size_t i = 0; i < NR_ROUTES; i++) {
 		enum how how = routes[i];
 
 		capture(trapped_exec, &how, &r);
-		CHECK(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 &&
-		      getl(&r, "sigsys_nr") == route_nr(how) &&
-		      getl(&r, "sigsys_arch") == AUDIT_ARCH_X86_64,
-		      "%s: SIGSYS for %s, arch %s, status %#x", route_name(how),
-		      get(&r, "sigsys_nr"), get(&r, "sigsys_arch"), r.status);
+		ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 &&
+			    getl(&r, "sigsys_nr") == route_nr(how) &&
+			    getl(&r, "sigsys_arch") == AUDIT_ARCH_X86_64)
+			TH_LOG("%s: SIGSYS for %s, arch %s, status %#x", route_name(how),
+			       get(&r, "sigsys_nr"), get(&r, "sigsys_arch"), r.status);
 	}
-	return PASS;
 }
 
 /*
@@ -219,38 +231,26 @@ static void notified_exec(void *arg)
 	_exit(0);
 }
 
-static int t_seccomp_user_notif(void)
+TEST_F(watchers, seccomp_user_notif_continue_and_error)
 {
 	struct run r;
+
+	AS_TEST_USER();
 
 	for (size_t i = 0; i < NR_ROUTES; i++) {
 		struct notif_case c = { routes[i], 0 };
 
 		capture(notified_exec, &c, &r);
-		CHECK(getl(&r, "notif_nr") == route_nr(c.how),
-		      "%s: supervisor saw syscall %s (out %s)", route_name(c.how),
-		      get(&r, "notif_nr"), r.out);
-		CHECK(strstr(r.out, "end=1") && getl(&r, "uids") == TEST_UID,
-		      "%s: continued exec did not run: %s", route_name(c.how), r.out);
+		ASSERT_EQ(route_nr(c.how), getl(&r, "notif_nr"))
+			TH_LOG("%s: supervisor saw syscall %s (out %s)", route_name(c.how),
+			       get(&r, "notif_nr"), r.out);
+		ASSERT_TRUE(strstr(r.out, "end=1") && getl(&r, "uids") == TEST_UID)
+			TH_LOG("%s: continued exec did not run: %s", route_name(c.how), r.out);
 		c.error = EHOSTUNREACH;
 		capture(notified_exec, &c, &r);
-		CHECK(getl(&r, "exec_errno") == EHOSTUNREACH && !strstr(r.out, "end=1"),
-		      "%s: supervisor's error: %s", route_name(c.how), r.out);
+		ASSERT_TRUE(getl(&r, "exec_errno") == EHOSTUNREACH && !strstr(r.out, "end=1"))
+			TH_LOG("%s: supervisor's error: %s", route_name(c.how), r.out);
 	}
-	return PASS;
-}
-
-static int runs_under(unsigned int action)
-{
-	struct run r;
-
-	filter_action = action;
-	for (size_t i = 0; i < NR_ROUTES; i++)
-		CHECK(run_prog(routes[i], FIX_PROBE_SUID, setup_filter, &r) == 0 &&
-		      !strcmp(get(&r, "uids"), "1000,1000,1000,1000"),
-		      "%s: exec %d uids %s", route_name(routes[i]), r.exec_errno,
-		      get(&r, "uids"));
-	return PASS;
 }
 
 /*
@@ -281,26 +281,47 @@ static void setup_allowlist(void)
 }
 
 /* Every route is execveat() (or the forced execve()): the allowlist runs it. */
-static int t_seccomp_allowlist(void)
+TEST_F(watchers, seccomp_allowlist_with_execveat_runs_it)
 {
 	struct run r;
 
-	for (size_t i = 0; i < NR_ROUTES; i++)
-		CHECK(run_prog(routes[i], FIX_PROBE_SUID, setup_allowlist, &r) == 0 &&
-		      !strcmp(get(&r, "uids"), "1000,1000,1000,1000"),
-		      "%s: exec %d status %#x uids %s", route_name(routes[i]),
-		      r.exec_errno, r.status, get(&r, "uids"));
-	return PASS;
+	AS_TEST_USER();
+
+	for (size_t i = 0; i < NR_ROUTES; i++) {
+		ASSERT_TRUE(run_prog(routes[i], FIX_PROBE_SUID, setup_allowlist, &r) == 0 &&
+			    !strcmp(get(&r, "uids"), "1000,1000,1000,1000"))
+			TH_LOG("%s: exec %d status %#x uids %s", route_name(routes[i]),
+			       r.exec_errno, r.status, get(&r, "uids"));
+	}
 }
 
-static int t_seccomp_log(void)
-{
-	return runs_under(SECCOMP_RET_LOG);
-}
+NOSEC_FIXTURE(seccomp_runs);
 
-static int t_seccomp_allow(void)
+FIXTURE_VARIANT(seccomp_runs) {
+	unsigned int action;
+};
+
+FIXTURE_VARIANT_ADD(seccomp_runs, seccomp_log_and_allow_run_it) {
+	.action = SECCOMP_RET_LOG,
+};
+
+FIXTURE_VARIANT_ADD(seccomp_runs, seccomp_allow_runs_it) {
+	.action = SECCOMP_RET_ALLOW,
+};
+
+/* A filter that logs or allows execveat() lets every route run. */
+TEST_F(seccomp_runs, every_route_runs_without_privilege)
 {
-	return runs_under(SECCOMP_RET_ALLOW);
+	struct run r;
+
+	AS_TEST_USER();
+	filter_action = variant->action;
+	for (size_t i = 0; i < NR_ROUTES; i++) {
+		ASSERT_EQ(0, run_prog(routes[i], FIX_PROBE_SUID, setup_filter, &r))
+			TH_LOG("%s: exec %d", route_name(routes[i]), r.exec_errno);
+		ASSERT_TRUE(!strcmp(get(&r, "uids"), "1000,1000,1000,1000"))
+			TH_LOG("%s: uids %s", route_name(routes[i]), get(&r, "uids"));
+	}
 }
 
 /*
@@ -332,11 +353,11 @@ static int trace_nosec_exec(enum how how, struct traced_exec *t)
 		do_exec(how, FIX_PROBE, argv);
 		_exit(99);
 	}
-	CHECK(waitpid(pid, &st, 0) == pid && WIFSTOPPED(st), "child stopped");
-	CHECK(ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD) == 0, "options");
+	REQUIRE(waitpid(pid, &st, 0) == pid && WIFSTOPPED(st), "child stopped");
+	REQUIRE(ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD) == 0, "options");
 	for (int i = 0; i < 1000 && !exited; i++) {
-		CHECK(ptrace(PTRACE_SYSCALL, pid, 0, 0) == 0, "PTRACE_SYSCALL %d", errno);
-		CHECK(waitpid(pid, &st, 0) == pid, "wait");
+		REQUIRE(ptrace(PTRACE_SYSCALL, pid, 0, 0) == 0, "PTRACE_SYSCALL %d", errno);
+		REQUIRE(waitpid(pid, &st, 0) == pid, "wait");
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			exited = 1;
 			break;
@@ -344,7 +365,7 @@ static int trace_nosec_exec(enum how how, struct traced_exec *t)
 		if (WSTOPSIG(st) != (SIGTRAP | 0x80))
 			continue;	/* the exec's SIGTRAP */
 		memset(&info, 0, sizeof(info));
-		CHECK(ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info) > 0, "info");
+		REQUIRE(ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info), &info) > 0, "info");
 		if (info.op == PTRACE_SYSCALL_INFO_ENTRY && info.entry.nr == __NR_ioctl &&
 		    info.entry.args[1] == NOSEC_IOC_EXECVEAT)
 			t->saw_ioctl = 1;
@@ -359,26 +380,27 @@ static int trace_nosec_exec(enum how how, struct traced_exec *t)
 	}
 	if (!exited)
 		kill(pid, SIGKILL);
-	CHECK(exited && WIFEXITED(st) && WEXITSTATUS(st) == 0, "traced program ran: %#x", st);
+	REQUIRE(exited && WIFEXITED(st) && WEXITSTATUS(st) == 0, "traced program ran: %#x", st);
 	return PASS;
 }
 
-static int t_ptrace_sees_execveat(void)
+TEST_F(watchers, ptrace_sees_execveat_with_the_flag)
 {
 	struct traced_exec t;
 
-	CHECK(trace_nosec_exec(NOSEC, &t) == PASS, "library route");
-	CHECK(!t.saw_ioctl && t.saw_execveat && t.at_flags == AT_EXECVE_NO_TRANSITION,
-	      "execve_nosecurity(): execveat seen %d, flags %#llx, ioctl %d",
-	      t.saw_execveat, t.at_flags, t.saw_ioctl);
+	AS_TEST_USER();
+
+	ASSERT_EQ(PASS, trace_nosec_exec(NOSEC, &t)) TH_LOG("library route");
+	ASSERT_TRUE(!t.saw_ioctl && t.saw_execveat && t.at_flags == AT_EXECVE_NO_TRANSITION)
+		TH_LOG("execve_nosecurity(): execveat seen %d, flags %#llx, ioctl %d",
+		       t.saw_execveat, t.at_flags, t.saw_ioctl);
 	if (nosec_native)
-		return PASS;
-	CHECK(trace_nosec_exec(NOSEC_IOCTL, &t) == PASS, "ioctl route");
-	CHECK(t.saw_ioctl && t.ioctl_ret == __NR_execveat,
-	      "ioctl seen %d, returned %llu", t.saw_ioctl, t.ioctl_ret);
-	CHECK(t.saw_execveat && t.at_flags == AT_EXECVE_NO_TRANSITION,
-	      "the ioctl's execveat seen %d, flags %#llx", t.saw_execveat, t.at_flags);
-	return PASS;
+		return;
+	ASSERT_EQ(PASS, trace_nosec_exec(NOSEC_IOCTL, &t)) TH_LOG("ioctl route");
+	ASSERT_TRUE(t.saw_ioctl && t.ioctl_ret == __NR_execveat)
+		TH_LOG("ioctl seen %d, returned %llu", t.saw_ioctl, t.ioctl_ret);
+	ASSERT_TRUE(t.saw_execveat && t.at_flags == AT_EXECVE_NO_TRANSITION)
+		TH_LOG("the ioctl's execveat seen %d, flags %#llx", t.saw_execveat, t.at_flags);
 }
 
 
@@ -386,7 +408,7 @@ static int t_ptrace_sees_execveat(void)
 
 static int audit_fd = -1;
 
-/* Send one request and wait for its acknowledgement: 0 or -errno. */
+/* Send one request and wait for its acknowledgment: 0 or -errno. */
 static int audit_request(int type, const void *data, size_t len)
 {
 	struct {
@@ -519,7 +541,7 @@ static unsigned long audit_find(int type, const char *const needles[])
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		for (int i = 0; needles[i] && all; i++)
-			all = strstr(line, needles[i]) != NULL;
+			all = !!strstr(line, needles[i]);
 		if (all && !strncmp(line, prefix, strlen(prefix))) {
 			const char *colon = strchr(line, ':');
 
@@ -625,45 +647,50 @@ static int check_audited(void)
 	snprintf(pidf, sizeof(pidf), " pid=%d ", forced);
 	snprintf(pidd, sizeof(pidd), " pid=%d ", denied);
 
-	s_plain = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", "success=yes", pidp, NULL });
-	CHECK(s_plain, "plain execve: no SYSCALL record:\n%s", audit_log_text);
-	CHECK(!audit_find(AUDIT_KERNEL_OTHER, (const char *[]){ pidp, NULL }),
-	      "a plain execve has no nosec_exec record");
+	s_plain = audit_find(AUDIT_SYSCALL,
+			     (const char *[]){ "syscall=59 ", "success=yes", pidp, NULL });
+	REQUIRE(s_plain, "plain execve: no SYSCALL record:\n%s", audit_log_text);
+	REQUIRE(!audit_find(AUDIT_KERNEL_OTHER, (const char *[]){ pidp, NULL }),
+		"a plain execve has no nosec_exec record");
 	s_nosec = audit_find(AUDIT_SYSCALL,
 			     (const char *[]){ nosec_nr, "success=yes", pidn, NULL });
-	CHECK(s_nosec, "nosecurity exec: no SYSCALL record for execveat:\n%s",
-	      audit_log_text);
+	REQUIRE(s_nosec, "nosecurity exec: no SYSCALL record for execveat:\n%s",
+		audit_log_text);
 	/* a0-a3 only: the flag in a4 is not in the record, on either kernel. */
-	CHECK(audit_find(AUDIT_EXECVE, (const char *[]){ "argc=1", NULL }), "EXECVE records");
+	REQUIRE(audit_find(AUDIT_EXECVE, (const char *[]){ "argc=1", NULL }), "EXECVE records");
 	if (nosec_native) {
 		/* The same SYSCALL records, without the module's own. */
 		printf("# skip part: %s\n",
 		       "module only: the series logs no marker record");
 		s_forced = audit_find(AUDIT_SYSCALL, (const char *[]){
 			"syscall=59 ", "success=yes", pidf, NULL });
-		CHECK(s_forced, "forced exec: no SYSCALL record:\n%s",
-		      audit_log_text);
+		REQUIRE(s_forced, "forced exec: no SYSCALL record:\n%s",
+			audit_log_text);
 		s_denied = audit_find(AUDIT_SYSCALL, (const char *[]){
 			"syscall=59 ", "success=no", "exit=-1 ", pidd, NULL });
-		CHECK(s_denied, "denied execve: no SYSCALL record:\n%s",
-		      audit_log_text);
+		REQUIRE(s_denied, "denied execve: no SYSCALL record:\n%s",
+			audit_log_text);
 		return PASS;
 	}
 	s_mark = audit_find(AUDIT_KERNEL_OTHER,
 			    (const char *[]){ "op=exec_nosecurity how=flag", pidn, "res=1", NULL });
-	CHECK(s_mark == s_nosec, "nosec_exec record in the same event (%lu, %lu):\n%s",
-	      s_mark, s_nosec, audit_log_text);
-	s_forced = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", "success=yes", pidf, NULL });
+	REQUIRE(s_mark == s_nosec, "nosec_exec record in the same event (%lu, %lu):\n%s",
+		s_mark, s_nosec, audit_log_text);
+	s_forced = audit_find(AUDIT_SYSCALL,
+			      (const char *[]){ "syscall=59 ", "success=yes", pidf, NULL });
 	s_mark = audit_find(AUDIT_KERNEL_OTHER,
 			    (const char *[]){ "op=exec_nosecurity how=force", pidf, NULL });
-	CHECK(s_forced && s_mark == s_forced, "forced exec: %lu %lu", s_forced, s_mark);
+	REQUIRE(s_forced && s_mark == s_forced, "forced exec: %lu %lu", s_forced, s_mark);
 	/* Refused before the path is looked at: the exec rule sees it. */
 	s_mark = audit_find(AUDIT_KERNEL_OTHER,
-			    (const char *[]){ "op=exec_denied how=restricted", pidd, "res=0", NULL });
-	CHECK(s_mark, "denied exec: no nosec_exec record:\n%s", audit_log_text);
-	s_denied = audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", "success=no", "exit=-1 ", pidd, NULL });
-	CHECK(s_denied == s_mark, "denied execve: SYSCALL record in the same event (%lu, %lu)",
-	      s_denied, s_mark);
+			    (const char *[]){ "op=exec_denied how=restricted", pidd,
+					      "res=0", NULL });
+	REQUIRE(s_mark, "denied exec: no nosec_exec record:\n%s", audit_log_text);
+	s_denied = audit_find(AUDIT_SYSCALL,
+			      (const char *[]){ "syscall=59 ", "success=no",
+						"exit=-1 ", pidd, NULL });
+	REQUIRE(s_denied == s_mark, "denied execve: SYSCALL record in the same event (%lu, %lu)",
+		s_denied, s_mark);
 	return PASS;
 }
 
@@ -675,13 +702,13 @@ static int check_watch_only(void)
 	audit_collect(1500);
 	snprintf(pidp, sizeof(pidp), " pid=%d ", plain);
 	snprintf(pidn, sizeof(pidn), " pid=%d ", nosec);
-	CHECK(audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", pidp, NULL }),
-	      "watch: plain execve not recorded:\n%s", audit_log_text);
-	CHECK(audit_find(AUDIT_SYSCALL,
-			 (const char *[]){ nosec_syscall_field(), pidn, NULL }),
-	      "watch: nosecurity exec not recorded:\n%s", audit_log_text);
-	CHECK(audit_find(AUDIT_PATH, (const char *[]){ "name=\"" FIX_PROBE "\"", NULL }),
-	      "watch: PATH record");
+	REQUIRE(audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", pidp, NULL }),
+		"watch: plain execve not recorded:\n%s", audit_log_text);
+	REQUIRE(audit_find(AUDIT_SYSCALL,
+			   (const char *[]){ nosec_syscall_field(), pidn, NULL }),
+		"watch: nosecurity exec not recorded:\n%s", audit_log_text);
+	REQUIRE(audit_find(AUDIT_PATH, (const char *[]){ "name=\"" FIX_PROBE "\"", NULL }),
+		"watch: PATH record");
 	return PASS;
 }
 
@@ -693,32 +720,31 @@ static int audit_start(void)
 	audit_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
 	SKIP_IF(audit_fd < 0, "no audit netlink in this kernel");
 	ret = audit_set(1, getpid());
-	CHECK(ret == 0, "enable audit, be its daemon: %d", ret);
+	REQUIRE(ret == 0, "enable audit, be its daemon: %d", ret);
 	ret = audit_exec_rule(AUDIT_ADD_RULE);
-	CHECK(ret == 0, "add -S execve,execveat: %d", ret);
+	REQUIRE(ret == 0, "add -S execve,execveat: %d", ret);
 	return PASS;
 }
 
-static int t_audit_sees_nosec_exec(void)
+TEST_F(watchers, audit_records_nosec_and_denied_execs)
 {
 	int ret;
 
 	ret = audit_start();
-	if (ret != PASS)
-		return ret;
+	ASSERT_PASS(ret);
 	ret = audit_watch_rule(AUDIT_ADD_RULE, FIX_PROBE);
-	CHECK(ret == 0, "add -w " FIX_PROBE " -p x: %d", ret);
+	ASSERT_EQ(0, ret) TH_LOG("add -w " FIX_PROBE " -p x: %d", ret);
 	ret = check_audited();
 	/* The watch alone records the plain and the nosecurity exec. */
 	if (ret == PASS) {
-		CHECK(audit_exec_rule(AUDIT_DEL_RULE) == 0, "delete the syscall rule");
+		ASSERT_EQ(0, audit_exec_rule(AUDIT_DEL_RULE)) TH_LOG("delete the syscall rule");
 		audit_log_text[0] = 0;
 		ret = check_watch_only();
 	}
 	audit_watch_rule(AUDIT_DEL_RULE, FIX_PROBE);
 	audit_exec_rule(AUDIT_DEL_RULE);
 	audit_set(0, 0);
-	return ret;
+	ASSERT_PASS(ret);
 }
 
 /*
@@ -728,15 +754,14 @@ static int t_audit_sees_nosec_exec(void)
  * the file's capability in its permitted set (whose effective set a plain
  * exec would raise).
  */
-static int t_audit_no_fcaps_record(void)
+TEST_F(watchers, audit_no_fcaps_record_for_nosec_exec)
 {
 	char pidp[32], pidn[32], pidf[32], pidh[32];
 	pid_t plain, nosec, forced, holder;
 	int ret;
 
 	ret = audit_start();
-	if (ret != PASS)
-		return ret;
+	ASSERT_PASS(ret);
 	audit_log_text[0] = 0;
 	plain = audited_exec_of(PLAIN, FIX_PROBE_CAPS, 0, 0);
 	nosec = audited_exec_of(NOSEC, FIX_PROBE_CAPS, 0, 0);
@@ -750,30 +775,31 @@ static int t_audit_no_fcaps_record(void)
 	snprintf(pidf, sizeof(pidf), " pid=%d ", forced);
 	snprintf(pidh, sizeof(pidh), " pid=%d ", holder);
 	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidp, NULL });
-	CHECK(ret, "plain exec: no SYSCALL record:\n%s", audit_log_text);
+	ASSERT_TRUE(ret) TH_LOG("plain exec: no SYSCALL record:\n%s", audit_log_text);
 	/* BPRM_FCAPS carries no pid: the plain exec's event serial. */
-	CHECK(audit_event_has(ret, AUDIT_BPRM_FCAPS),
-	      "plain exec of a file with capabilities: no BPRM_FCAPS record:\n%s",
-	      audit_log_text);
+	ASSERT_TRUE(audit_event_has(ret, AUDIT_BPRM_FCAPS))
+		TH_LOG("plain exec of a file with capabilities: no BPRM_FCAPS record:\n%s",
+		       audit_log_text);
 	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidn, NULL });
-	CHECK(ret, "nosecurity exec: no SYSCALL record:\n%s", audit_log_text);
-	CHECK(!audit_event_has(ret, AUDIT_BPRM_FCAPS),
-	      "nosecurity exec: a BPRM_FCAPS record for capabilities not granted:\n%s",
-	      audit_log_text);
+	ASSERT_TRUE(ret) TH_LOG("nosecurity exec: no SYSCALL record:\n%s", audit_log_text);
+	ASSERT_TRUE(!audit_event_has(ret, AUDIT_BPRM_FCAPS))
+		TH_LOG("nosecurity exec: a BPRM_FCAPS record for capabilities not granted:\n%s",
+		       audit_log_text);
 	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidf, NULL });
-	CHECK(ret, "forced exec: no SYSCALL record:\n%s", audit_log_text);
-	CHECK(!audit_event_has(ret, AUDIT_BPRM_FCAPS),
-	      "forced exec: a BPRM_FCAPS record for capabilities not granted:\n%s",
-	      audit_log_text);
+	ASSERT_TRUE(ret) TH_LOG("forced exec: no SYSCALL record:\n%s", audit_log_text);
+	ASSERT_TRUE(!audit_event_has(ret, AUDIT_BPRM_FCAPS))
+		TH_LOG("forced exec: a BPRM_FCAPS record for capabilities not granted:\n%s",
+		       audit_log_text);
 	ret = (int)audit_find(AUDIT_SYSCALL, (const char *[]){ "success=yes", pidh, NULL });
-	CHECK(ret, "nosecurity exec, caller holding CAP_NET_RAW: no SYSCALL record:\n%s",
-	      audit_log_text);
-	CHECK(!audit_event_has(ret, AUDIT_BPRM_FCAPS),
-	      "nosecurity exec, caller holding CAP_NET_RAW: a BPRM_FCAPS record:\n%s",
-	      audit_log_text);
-	return PASS;
+	ASSERT_TRUE(ret)
+		TH_LOG("nosecurity exec, caller holding CAP_NET_RAW: no SYSCALL record:\n%s",
+		       audit_log_text);
+	ASSERT_TRUE(!audit_event_has(ret, AUDIT_BPRM_FCAPS))
+		TH_LOG("nosecurity exec, caller holding CAP_NET_RAW: a BPRM_FCAPS record:\n%s",
+		       audit_log_text);
 }
 
+#ifndef NOSEC_KSELFTEST	/* the module: its ioctl */
 /* ---- the arming itself ---- */
 
 /*
@@ -781,23 +807,27 @@ static int t_audit_no_fcaps_record(void)
  * directly, beside the flag or not, it is EINVAL (no execveat() knows it),
  * so a restriction asked for is never silently dropped.
  */
-static int t_restrict_all_bit_without_arming(void)
+TEST_F(watchers, restrict_all_bit_without_arming_einval)
 {
 	char *argv[] = { FIX_PROBE, NULL };
 	long ret;
 
+	AS_TEST_USER();
+
 	ret = syscall(__NR_execveat, AT_FDCWD, FIX_PROBE, argv, environ,
 		      AT_EXECVE_NO_TRANSITION | NOSEC_EXEC_RESTRICT_ALL);
-	CHECK(ret == -1 && errno == EINVAL, "with the flag, unarmed: %ld %d", ret, errno);
+	ASSERT_ERRNO(EINVAL, ret, "with the flag, unarmed: %ld %d", ret, errno);
 	ret = syscall(__NR_execveat, AT_FDCWD, FIX_PROBE, argv, environ,
 		      NOSEC_EXEC_RESTRICT_ALL);
-	CHECK(ret == -1 && errno == EINVAL, "alone: %ld %d", ret, errno);
-	return PASS;
+	ASSERT_ERRNO(EINVAL, ret, "alone: %ld %d", ret, errno);
 }
 
 /* A failed nosecurity exec leaves the ioctl's registers as they were. */
-static int t_failed_exec_keeps_registers(void)
+TEST_F(watchers, failed_nosec_exec_keeps_registers)
 {
+	MODULE_ONLY("the ioctl of /dev/nosec_exec");
+	AS_TEST_USER();
+
 	struct nosec_execveat_args a = {
 		.pathname = (uintptr_t)FIX "/nope", .dirfd = AT_FDCWD,
 	};
@@ -809,15 +839,14 @@ static int t_failed_exec_keeps_registers(void)
 	register long r8 asm("r8") = 0x0808;
 	long ret = __NR_ioctl;
 
-	CHECK(fd >= 0, "open");
+	ASSERT_TRUE(fd >= 0) TH_LOG("open");
 	asm volatile("syscall"
 		     : "+a"(ret), "+r"(rdi), "+r"(rsi), "+r"(rdx), "+r"(r10), "+r"(r8)
 		     : : "rcx", "r11", "memory");
-	CHECK(ret == -ENOENT, "ioctl returned %ld", ret);
-	CHECK(rdi == fd && rsi == (long)NOSEC_IOC_EXECVEAT && rdx == (long)&a &&
-	      r10 == 0x1010 && r8 == 0x0808,
-	      "registers changed: %lx %lx %lx %lx %lx", rdi, rsi, rdx, r10, r8);
-	return PASS;
+	ASSERT_EQ(-ENOENT, ret) TH_LOG("ioctl returned %ld", ret);
+	ASSERT_TRUE(rdi == fd && rsi == (long)NOSEC_IOC_EXECVEAT && rdx == (long)&a &&
+		    r10 == 0x1010 && r8 == 0x0808)
+		TH_LOG("registers changed: %lx %lx %lx %lx %lx", rdi, rsi, rdx, r10, r8);
 }
 
 /*
@@ -842,33 +871,18 @@ static void refused_then_plain(void *arg)
 	printf("exec_errno=%d\n", errno);
 }
 
-static int t_unconsumed_arming_not_kept(void)
+TEST_F(watchers, unconsumed_arming_not_kept)
 {
 	struct run r;
 
-	capture(refused_then_plain, NULL, &r);
-	CHECK(getl(&r, "first_errno") == EHOSTDOWN, "armed execveat refused: %s", r.out);
-	CHECK(strstr(r.out, "end=1"), "the plain execve after it ran as a plain exec: %s",
-	      r.out);
-	return PASS;
-}
+	MODULE_ONLY("the ioctl's arming of execveat");
+	AS_TEST_USER();
 
-const struct test_case watcher_cases[] = {
-	{ "seccomp_errno_binds_nosec_exec", t_seccomp_errno },
-	{ "seccomp_kill_process_binds_nosec_exec", t_seccomp_kill_process },
-	{ "seccomp_kill_thread_binds_nosec_exec", t_seccomp_kill_thread },
-	{ "seccomp_trap_names_execveat", t_seccomp_trap },
-	{ "seccomp_user_notif_continue_and_error", t_seccomp_user_notif },
-	{ "seccomp_log_and_allow_run_it", t_seccomp_log },
-	{ "seccomp_allow_runs_it", t_seccomp_allow },
-	{ "seccomp_allowlist_with_execveat_runs_it", t_seccomp_allowlist },
-	{ "ptrace_sees_execveat_with_the_flag", t_ptrace_sees_execveat },
-	{ "audit_records_nosec_and_denied_execs", t_audit_sees_nosec_exec, 1 },
-	{ "audit_no_fcaps_record_for_nosec_exec", t_audit_no_fcaps_record, 1 },
-	{ "restrict_all_bit_without_arming_einval", t_restrict_all_bit_without_arming },
-	{ "failed_nosec_exec_keeps_registers", t_failed_exec_keeps_registers,
-	  .module_only = "the ioctl of /dev/nosec_exec" },
-	{ "unconsumed_arming_not_kept", t_unconsumed_arming_not_kept,
-	  .module_only = "the ioctl's arming of execveat" },
-	{ NULL },
-};
+	capture(refused_then_plain, NULL, &r);
+	ASSERT_EQ(EHOSTDOWN, getl(&r, "first_errno")) TH_LOG("armed execveat refused: %s", r.out);
+	ASSERT_NE(NULL, strstr(r.out, "end=1"))
+		TH_LOG("the plain execve after it ran as a plain exec: %s", r.out);
+}
+#endif	/* NOSEC_KSELFTEST */
+
+TEST_HARNESS_MAIN

@@ -15,15 +15,18 @@
 #include <unistd.h>
 
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(nosec_run);
 
 /* dkms.conf's PACKAGE_VERSION, from tests/Makefile. */
 #ifndef NOSEC_VERSION
 #define NOSEC_VERSION ""
 #endif
 
-static int t_cli_errors(void)
+TEST_F(nosec_run, nosec_run_exit_codes)
 {
 	static const struct { const char *args[4]; int status; } cases[] = {
 		{ { "--force", FIX_PROBE }, 125 },
@@ -40,6 +43,8 @@ static int t_cli_errors(void)
 		{ { "--help" }, 0 },
 	};
 
+	AS_TEST_USER();
+
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *argv[6] = { "nosec-run" };
 		pid_t pid;
@@ -55,26 +60,13 @@ static int t_cli_errors(void)
 			execve("/nosec/bin/nosec-run", argv, environ);
 			_exit(99);
 		}
-		CHECK(wait_status(pid) == cases[i].status, "nosec-run %s: want %d",
-		      cases[i].args[0], cases[i].status);
+		ASSERT_EQ(cases[i].status, wait_status(pid))
+			TH_LOG("nosec-run %s: want %d", cases[i].args[0], cases[i].status);
 	}
-	return PASS;
-}
-
-/*
- * nosec-run ARG FIX_PROBE (nosec-run alone when ARG is NULL), its stderr
- * on stdout, for capture().
- */
-static void nosec_run_capture(void *arg)
-{
-	char *argv[] = { "nosec-run", arg, FIX_PROBE, NULL };
-
-	dup2(1, 2);
-	execve("/nosec/bin/nosec-run", argv, environ);
 }
 
 /* Usage errors name the problem and point to --help, without the usage. */
-static int t_cli_usage_errors(void)
+TEST_F(nosec_run, nosec_run_usage_errors_point_to_help)
 {
 	static const char *const cases[][2] = {
 		{ "--bogus", "nosec-run: unrecognized option '--bogus'\n" },
@@ -86,17 +78,19 @@ static int t_cli_usage_errors(void)
 	};
 	struct run r;
 
+	AS_TEST_USER();
+
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int status = capture(nosec_run_capture, (void *)cases[i][0], &r);
 		const char *what = cases[i][0] ? cases[i][0] : "(no argument)";
 
-		CHECK(WEXITSTATUS(status) == 125, "%s: status %#x", what, status);
-		CHECK(!strncmp(r.out, cases[i][1], strlen(cases[i][1])),
-		      "%s said: %s", what, r.out);
-		CHECK(strstr(r.out, "Try 'nosec-run --help' for more information.\n") &&
-		      !strstr(r.out, "Usage:"), "%s said: %s", what, r.out);
+		ASSERT_EQ(125, WEXITSTATUS(status)) TH_LOG("%s: status %#x", what, status);
+		ASSERT_TRUE(!strncmp(r.out, cases[i][1], strlen(cases[i][1])))
+			TH_LOG("%s said: %s", what, r.out);
+		ASSERT_TRUE(strstr(r.out, "Try 'nosec-run --help' for more information.\n") &&
+			    !strstr(r.out, "Usage:"))
+			TH_LOG("%s said: %s", what, r.out);
 	}
-	return PASS;
 }
 
 /* nosec-run as TEST_UID, stderr on stdout, for capture(). */
@@ -113,24 +107,26 @@ static void nosec_run_capture_as_user(void *arg)
  * needs no device), and --restrict-all names the device as the reason,
  * status 125.
  */
-static int t_cli_device_refused(void)
+TEST_F(nosec_run, nosec_run_names_a_refused_device)
 {
 	struct run plain, all;
 	int s_plain, s_all;
 
-	CHECK(chmod("/dev/nosec_exec", 0600) == 0, "chmod: %d", errno);
+	MODULE_ONLY("no /dev/nosec_exec to refuse");
+
+	ASSERT_EQ(0, chmod("/dev/nosec_exec", 0600)) TH_LOG("chmod: %d", errno);
 	s_plain = capture(nosec_run_capture_as_user, "--", &plain);
 	s_all = capture(nosec_run_capture_as_user, "--restrict-all", &all);
-	CHECK(chmod("/dev/nosec_exec", 0666) == 0, "chmod back: %d", errno);
-	CHECK(WEXITSTATUS(s_plain) == 0, "plain run, mode 0600: status %#x: %s",
-	      s_plain, plain.out);
-	CHECK(WEXITSTATUS(s_all) == 125, "--restrict-all: status %#x", s_all);
-	CHECK(strstr(all.out, "cannot open /dev/nosec_exec: Permission denied") &&
-	      strstr(all.out, "--restrict-all needs the device") &&
-	      !strstr(all.out, "cannot run"), "said: %s", all.out);
+	ASSERT_EQ(0, chmod("/dev/nosec_exec", 0666)) TH_LOG("chmod back: %d", errno);
+	ASSERT_EQ(0, WEXITSTATUS(s_plain))
+		TH_LOG("plain run, mode 0600: status %#x: %s", s_plain, plain.out);
+	ASSERT_EQ(125, WEXITSTATUS(s_all)) TH_LOG("--restrict-all: status %#x", s_all);
+	ASSERT_TRUE(strstr(all.out, "cannot open /dev/nosec_exec: Permission denied") &&
+		    strstr(all.out, "--restrict-all needs the device") &&
+		    !strstr(all.out, "cannot run"))
+		TH_LOG("said: %s", all.out);
 	s_all = capture(nosec_run_capture_as_user, "--restrict-all", &all);
-	CHECK(WEXITSTATUS(s_all) == 0, "mode 0666 again: status %#x: %s", s_all, all.out);
-	return PASS;
+	ASSERT_EQ(0, WEXITSTATUS(s_all)) TH_LOG("mode 0666 again: status %#x: %s", s_all, all.out);
 }
 
 /*
@@ -138,23 +134,22 @@ static int t_cli_device_refused(void)
  * is none): a plain nosec-run runs, --restrict-all says what is missing
  * and why, status 125.
  */
-static int t_cli_no_device(void)
+TEST_F(nosec_run, nosec_run_without_device)
 {
 	const char *dev = "/dev/nosec_exec", *hidden = "/dev/.nosec_exec";
 	struct run plain, all;
 	int s_plain, s_all;
 
-	CHECK(nosec_native || rename(dev, hidden) == 0, "hide: %d", errno);
+	ASSERT_TRUE(nosec_native || rename(dev, hidden) == 0) TH_LOG("hide: %d", errno);
 	s_plain = capture(nosec_run_capture_as_user, "--", &plain);
 	s_all = capture(nosec_run_capture_as_user, "--restrict-all", &all);
-	CHECK(nosec_native || rename(hidden, dev) == 0, "unhide: %d", errno);
-	CHECK(WEXITSTATUS(s_plain) == 0, "plain run: status %#x: %s", s_plain, plain.out);
-	CHECK(WEXITSTATUS(s_all) == 125, "--restrict-all: status %#x: %s", s_all, all.out);
-	CHECK(strstr(all.out, nosec_native ?
-		      "this kernel's own nosecurity exec has no such option" :
-		      "module is loaded, but /dev/nosec_exec is missing here"),
-	      "--restrict-all said: %s", all.out);
-	return PASS;
+	ASSERT_TRUE(nosec_native || rename(hidden, dev) == 0) TH_LOG("unhide: %d", errno);
+	ASSERT_EQ(0, WEXITSTATUS(s_plain)) TH_LOG("plain run: status %#x: %s", s_plain, plain.out);
+	ASSERT_EQ(125, WEXITSTATUS(s_all)) TH_LOG("--restrict-all: status %#x: %s", s_all, all.out);
+	ASSERT_NE(NULL, strstr(all.out, nosec_native ?
+				"this kernel's own nosecurity exec has no such option" :
+				"module is loaded, but /dev/nosec_exec is missing here"))
+		TH_LOG("--restrict-all said: %s", all.out);
 }
 
 /*
@@ -183,33 +178,33 @@ static void suid_probe_as_user(void *arg)
  * nosec-run -rf works with the node refused (mode 0600) or hidden (a
  * private /dev), and the set-user-ID bit still gives nothing.
  */
-static int t_cli_forced_needs_no_device(void)
+TEST_F(nosec_run, nosec_run_forced_needs_no_device)
 {
 	const char *dev = "/dev/nosec_exec", *hidden = "/dev/.nosec_exec";
 	struct run r;
 	int status;
 
 	status = capture(suid_probe_as_user, "plain", &r);
-	CHECK(WEXITSTATUS(status) == 3, "control: plain exec must gain euid 0: %#x", status);
+	ASSERT_EQ(3, WEXITSTATUS(status))
+		TH_LOG("control: plain exec must gain euid 0: %#x", status);
 	if (nosec_native) {
 		/* No device at all is the native kernel's normal state. */
-		CHECK(access(dev, F_OK) != 0, "native kernel with %s", dev);
+		ASSERT_NE(0, access(dev, F_OK)) TH_LOG("native kernel with %s", dev);
 		status = capture(suid_probe_as_user, "forced", &r);
-		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		      "no device: status %#x: %s", status, r.out);
-		return PASS;
+		ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			TH_LOG("no device: status %#x: %s", status, r.out);
+		return;
 	}
-	CHECK(chmod(dev, 0600) == 0, "chmod: %d", errno);
+	ASSERT_EQ(0, chmod(dev, 0600)) TH_LOG("chmod: %d", errno);
 	status = capture(suid_probe_as_user, "forced", &r);
-	CHECK(chmod(dev, 0666) == 0, "chmod back: %d", errno);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "mode 0600: status %#x: %s", status, r.out);
-	CHECK(rename(dev, hidden) == 0, "hide: %d", errno);
+	ASSERT_EQ(0, chmod(dev, 0666)) TH_LOG("chmod back: %d", errno);
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("mode 0600: status %#x: %s", status, r.out);
+	ASSERT_EQ(0, rename(dev, hidden)) TH_LOG("hide: %d", errno);
 	status = capture(suid_probe_as_user, "forced", &r);
-	CHECK(rename(hidden, dev) == 0, "unhide: %d", errno);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	      "hidden: status %#x: %s", status, r.out);
-	return PASS;
+	ASSERT_EQ(0, rename(hidden, dev)) TH_LOG("unhide: %d", errno);
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("hidden: status %#x: %s", status, r.out);
 }
 
 /*
@@ -233,73 +228,41 @@ static void forced_run_execve_enosys(void *arg)
  * words), never "module not loaded" or a device hint: the forced route
  * uses no device.
  */
-static int t_cli_forced_failure_is_not_the_device(void)
+TEST_F(nosec_run, nosec_run_forced_failure_is_not_the_device)
 {
 	struct run r;
 	int status = capture(forced_run_execve_enosys, NULL, &r);
 
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 126, "status %#x: %s",
-	      status, r.out);
-	CHECK(strstr(r.out, "cannot run " FIX_PROBE ": Function not implemented") &&
-	      !strstr(r.out, "/dev/nosec_exec") && !strstr(r.out, "module"),
-	      "said: %s", r.out);
-	return PASS;
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 126)
+		TH_LOG("status %#x: %s", status, r.out);
+	ASSERT_TRUE(strstr(r.out, "cannot run " FIX_PROBE ": Function not implemented") &&
+		    !strstr(r.out, "/dev/nosec_exec") && !strstr(r.out, "module"))
+		TH_LOG("said: %s", r.out);
 }
 
-static int t_cli_version(void)
+TEST_F(nosec_run, nosec_run_version)
 {
 	char want[64] = "", line[64];
 	struct run r;
 	FILE *f;
 
+	AS_TEST_USER();
+
 	if (nosec_native) {
 		/* No module: the version this suite was built with. */
 		snprintf(want, sizeof(want), "%s", NOSEC_VERSION);
-		CHECK(want[0], "no NOSEC_VERSION built in");
+		ASSERT_TRUE(want[0]) TH_LOG("no NOSEC_VERSION built in");
 	} else {
 		/* The module's MODULE_VERSION comes from the same dkms.conf line. */
 		f = fopen("/sys/module/nosec_exec/version", "r");
-		CHECK(f && fgets(want, sizeof(want), f), "module version");
+		ASSERT_TRUE(f && fgets(want, sizeof(want), f)) TH_LOG("module version");
 		fclose(f);
 		want[strcspn(want, "\n")] = 0;
 	}
 	snprintf(line, sizeof(line), "nosec-run (nosec_exec) %s\n", want);
-	CHECK(WEXITSTATUS(capture(nosec_run_capture, "--version", &r)) == 0,
-	      "exit status");
-	CHECK(!strcmp(r.out, line), "printed '%s', want '%s'", r.out, line);
-	return PASS;
+	ASSERT_EQ(0, WEXITSTATUS(capture(nosec_run_capture, "--version", &r)))
+		TH_LOG("exit status");
+	ASSERT_TRUE(!strcmp(r.out, line)) TH_LOG("printed '%s', want '%s'", r.out, line);
 }
 
-static int t_cli_module_not_loaded(void)
-{
-	struct run r;
-	int status;
-
-	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
-	status = capture(nosec_run_capture, "--restrict", &r);
-	CHECK(WEXITSTATUS(status) == 125, "--restrict: status %#x", status);
-	CHECK(strstr(r.out, "nosec_exec module is not loaded") &&
-	      strstr(r.out, "modprobe nosec_exec"), "--restrict said: %s", r.out);
-	status = capture(nosec_run_capture, "--", &r);
-	CHECK(WEXITSTATUS(status) == 125, "plain run: status %#x", status);
-	CHECK(strstr(r.out, "nosec_exec module is not loaded"), "said: %s", r.out);
-	status = capture(nosec_run_capture, "--restrict-all", &r);
-	CHECK(WEXITSTATUS(status) == 125, "--restrict-all: status %#x", status);
-	CHECK(strstr(r.out, "nosec_exec module is not loaded"), "said: %s", r.out);
-	CHECK(load_module() == 0, "reload: %d", errno);
-	return PASS;
-}
-
-const struct test_case nosec_run_cases[] = {
-	{ "nosec_run_exit_codes", t_cli_errors },
-	{ "nosec_run_version", t_cli_version },
-	{ "nosec_run_usage_errors_point_to_help", t_cli_usage_errors },
-	{ "nosec_run_names_a_refused_device", t_cli_device_refused, 1,
-	  .module_only = "no /dev/nosec_exec to refuse" },
-	{ "nosec_run_without_device", t_cli_no_device, 1 },
-	{ "nosec_run_forced_needs_no_device", t_cli_forced_needs_no_device, 1 },
-	{ "nosec_run_forced_failure_is_not_the_device", t_cli_forced_failure_is_not_the_device, 1 },
-	{ "nosec_run_module_not_loaded", t_cli_module_not_loaded, 1,
-	  .module_only = "unloads and reloads the module" },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

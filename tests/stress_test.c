@@ -22,8 +22,17 @@
 
 #include "nosec.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
 #include "fixtures.h"
-#include "harness.h"
+
+/*
+ * fuzz: runs in every suite run.  stress and stress_module (which
+ * reloads the module) run only in make stress (run-tests --stress).
+ */
+NOSEC_FIXTURE(fuzz);
+NOSEC_FIXTURE(stress);
+NOSEC_RELOAD_FIXTURE(stress_module);
 
 static double now(void)
 {
@@ -68,7 +77,7 @@ static int fork_worker(int id, int cycles, int use_vfork)
 	return 0;
 }
 
-static int t_stress_fork_exit(void)
+TEST_F_TIMEOUT(stress, stress_fork_exit_100k, 1200)
 {
 	long total = env_long("NOSEC_STRESS_FORKS", 100000);
 	const char *mode = getenv("NOSEC_STRESS_CLONE");
@@ -78,7 +87,7 @@ static int t_stress_fork_exit(void)
 	pid_t pids[4];
 
 	/* The module's stats, here and below; natively there are none. */
-	CHECK(nosec_native || wait_tasks(0) == 0, "baseline");
+	ASSERT_TRUE(nosec_native || wait_tasks(0) == 0) TH_LOG("baseline");
 	for (int w = 0; w < workers; w++) {
 		pids[w] = fork();
 		if (pids[w] == 0)
@@ -88,11 +97,10 @@ static int t_stress_fork_exit(void)
 		bad += wait_status(pids[w]) != 0;
 	printf("# %ld %s/exit cycles (restricted, forced, plain) in %.1f s\n",
 	       total, use_vfork ? "vfork" : "fork", now() - t0);
-	CHECK(bad == 0, "%d workers failed a fork", bad);
+	ASSERT_EQ(0, bad) TH_LOG("%d workers failed a fork", bad);
 	if (nosec_native)
-		return PASS;
-	CHECK(wait_tasks(0) == 0, "tasks %ld, not back to 0", stat_value("tasks"));
-	return PASS;
+		return;
+	ASSERT_EQ(0, wait_tasks(0)) TH_LOG("tasks %ld, not back to 0", stat_value("tasks"));
 }
 
 /* ---- 64 processes racing for 60 s ---- */
@@ -202,14 +210,14 @@ static void race_worker(int id, double seconds, int wfd)
 	_exit(0);
 }
 
-static int t_stress_race(void)
+TEST_F_TIMEOUT(stress, stress_race_64_procs, 600)
 {
 	int procs = env_long("NOSEC_STRESS_PROCS", 64);
 	double seconds = env_long("NOSEC_STRESS_SECONDS", 60);
 	long total[V_NR + 1] = { 0 }, counts[V_NR + 1];
 	int pfd[2], bad = 0;
 
-	CHECK(pipe(pfd) == 0, "pipe");
+	ASSERT_EQ(0, pipe(pfd)) TH_LOG("pipe");
 	for (int i = 0; i < procs; i++) {
 		if (fork() == 0) {
 			close(pfd[0]);
@@ -230,15 +238,15 @@ static int t_stress_race(void)
 	printf("# %d processes, %.0f s: %ld actions\n", procs, seconds, total[V_NR]);
 	for (int v = 0; v < V_NR; v++)
 		printf("# %s: %ld\n", violation_names[v], total[v]);
-	CHECK(bad == 0, "%d workers did not report", bad);
-	CHECK(total[V_NR] > procs, "too few actions: %ld", total[V_NR]);
-	for (int v = 0; v < V_NR; v++)
-		CHECK(total[v] == 0, "%s: %ld", violation_names[v], total[v]);
+	ASSERT_EQ(0, bad) TH_LOG("%d workers did not report", bad);
+	ASSERT_TRUE(total[V_NR] > procs) TH_LOG("too few actions: %ld", total[V_NR]);
+	for (int v = 0; v < V_NR; v++) {
+		ASSERT_EQ(0, total[v]) TH_LOG("%s: %ld", violation_names[v], total[v]);
+	}
 	if (nosec_native)	/* the module's stats */
-		return PASS;
-	CHECK(stat_value("killed_execs") == 0, "killed %ld", stat_value("killed_execs"));
-	CHECK(wait_tasks(0) == 0, "tasks %ld", stat_value("tasks"));
-	return PASS;
+		return;
+	ASSERT_EQ(0, stat_value("killed_execs")) TH_LOG("killed %ld", stat_value("killed_execs"));
+	ASSERT_EQ(0, wait_tasks(0)) TH_LOG("tasks %ld", stat_value("tasks"));
 }
 
 /* ---- 200 insmod/rmmod cycles under an unrelated workload ---- */
@@ -261,8 +269,10 @@ static void exec_workload(void)
 	}
 }
 
-static int t_stress_module_cycles(void)
+TEST_F_TIMEOUT(stress_module, stress_module_cycles, 1500)
 {
+	MODULE_ONLY("insmod/rmmod cycles");
+
 	int cycles = env_long("NOSEC_STRESS_MODCYCLES", 200), bad = 0;
 	double t0 = now();
 	pid_t workload = fork();
@@ -275,8 +285,7 @@ static int t_stress_module_cycles(void)
 			char c;
 			pid_t pid;
 
-			if (pipe(pfd))
-				return FAIL;
+			ASSERT_EQ(0, pipe(pfd));
 			pid = fork();
 			if (pid == 0) {
 				close(pfd[1]);
@@ -308,23 +317,22 @@ static int t_stress_module_cycles(void)
 	kill(workload, SIGKILL);
 	wait_status(workload);
 	printf("# %d insmod/rmmod cycles in %.1f s\n", cycles, now() - t0);
-	CHECK(bad == 0, "%d cycles went wrong", bad);
-	CHECK(access("/dev/nosec_exec", F_OK) == 0, "module loaded at the end");
-	return PASS;
+	ASSERT_EQ(0, bad) TH_LOG("%d cycles went wrong", bad);
+	ASSERT_EQ(0, access("/dev/nosec_exec", F_OK)) TH_LOG("module loaded at the end");
 }
 
 /* ---- PID reuse with a small pid_max ---- */
 
-static int t_stress_pid_reuse(void)
+TEST_F_TIMEOUT(stress, stress_pid_reuse, 600)
 {
 	char old[32] = "";
 	int fd = open("/proc/sys/kernel/pid_max", O_RDONLY), bad = 0, rounds;
 	ssize_t n;
 
-	CHECK(fd >= 0 && (n = read(fd, old, sizeof(old) - 1)) > 0, "read pid_max");
+	ASSERT_TRUE(fd >= 0 && (n = read(fd, old, sizeof(old) - 1)) > 0) TH_LOG("read pid_max");
 	close(fd);
 	old[n] = 0;
-	CHECK(write_text("/proc/sys/kernel/pid_max", "400") == 0, "set pid_max");
+	ASSERT_EQ(0, write_text("/proc/sys/kernel/pid_max", "400")) TH_LOG("set pid_max");
 	rounds = env_long("NOSEC_STRESS_PIDROUNDS", 20);
 	for (int r = 0; r < rounds && !bad; r++) {
 		for (int i = 0; i < 40; i++) {	/* restricted tasks exit */
@@ -348,11 +356,9 @@ static int t_stress_pid_reuse(void)
 		}
 	}
 	write_text("/proc/sys/kernel/pid_max", old);
-	CHECK(bad == 0, "unrestricted tasks on reused pids were refused");
+	ASSERT_EQ(0, bad) TH_LOG("unrestricted tasks on reused pids were refused");
 	/* The module's stats; natively there are none. */
-	CHECK(nosec_native || wait_tasks(0) == 0, "tasks %ld",
-	      stat_value("tasks"));
-	return PASS;
+	ASSERT_TRUE(nosec_native || wait_tasks(0) == 0) TH_LOG("tasks %ld", stat_value("tasks"));
 }
 
 /*
@@ -600,34 +606,21 @@ static int fuzz(long max_calls, double max_seconds)
 
 	if (pid == 0)
 		fuzz_child(max_calls, max_seconds);
-	CHECK(wait_status(pid) == PASS, "calls returned outside the documented set");
+	REQUIRE(wait_status(pid) == PASS, "calls returned outside the documented set");
 	/* The module's stats; natively there are none. */
-	CHECK(nosec_native || stat_value("killed_execs") == killed,
-	      "killed %ld -> %ld", killed, stat_value("killed_execs"));
+	REQUIRE(nosec_native || stat_value("killed_execs") == killed,
+		"killed %ld -> %ld", killed, stat_value("killed_execs"));
 	return PASS;
 }
 
-static int t_fuzz_quick(void)
+TEST_F(fuzz, fuzz_prctl_ioctl_short)
 {
-	return fuzz(env_long("NOSEC_FUZZ_CALLS", 20000), 60);
+	ASSERT_PASS(fuzz(env_long("NOSEC_FUZZ_CALLS", 20000), 60));
 }
 
-static int t_fuzz_full(void)
+TEST_F_TIMEOUT(stress, fuzz_prctl_ioctl_1m_calls, 600)
 {
-	return fuzz(env_long("NOSEC_FUZZ_CALLS", 1000000), 300);
+	ASSERT_PASS(fuzz(env_long("NOSEC_FUZZ_CALLS", 1000000), 300));
 }
 
-const struct test_case fuzz_cases[] = {
-	{ "fuzz_prctl_ioctl_short", t_fuzz_quick, 1 },
-	{ NULL },
-};
-
-const struct test_case stress_cases[] = {
-	{ "stress_fork_exit_100k", t_stress_fork_exit, 1, 1200 },
-	{ "stress_race_64_procs", t_stress_race, 1, 600 },
-	{ "stress_pid_reuse", t_stress_pid_reuse, 1, 600 },
-	{ "stress_module_cycles", t_stress_module_cycles, 1, 1500,
-	  .module_only = "insmod/rmmod cycles" },
-	{ "fuzz_prctl_ioctl_1m_calls", t_fuzz_full, 1, 600 },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

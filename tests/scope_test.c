@@ -36,8 +36,11 @@
 
 #include "nosec.h"
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(scope);
 
 /* Written by the routes that write another task's memory. */
 static volatile long scope_scratch = 1;
@@ -206,26 +209,6 @@ static int route(int (*reach)(pid_t), int denied)
 	return ret;
 }
 
-static int t_ptrace_attach(void)
-{
-	return route(reach_attach, EPERM);
-}
-
-static int t_ptrace_seize(void)
-{
-	return route(reach_seize, EPERM);
-}
-
-static int t_proc_mem(void)
-{
-	return route(reach_proc_mem, EACCES);
-}
-
-static int t_proc_environ(void)
-{
-	return route(reach_environ, EACCES);
-}
-
 static bool have_process_vm(void)
 {
 	long val;
@@ -235,47 +218,93 @@ static bool have_process_vm(void)
 	       errno != ENOSYS;
 }
 
-static int t_vm_writev(void)
+static bool have_kcmp(void)
 {
-	SKIP_IF(!have_process_vm(), "kernel without process_vm_* (CONFIG_CROSS_MEMORY_ATTACH)");
-	return route(reach_vm_write, EPERM);
+	return syscall(SYS_kcmp, getpid(), getpid(), KCMP_VM, 0, 0) >= 0 ||
+	       errno != ENOSYS;
 }
 
-static int t_vm_readv(void)
+NOSEC_FIXTURE(route);
+
+FIXTURE_VARIANT(route) {
+	int (*reach)(pid_t target);
+	int denied;	/* the errno the kernel gives */
+	bool (*available)(void);	/* NULL: every kernel has it */
+	const char *missing;	/* else the reason to skip */
+};
+
+FIXTURE_VARIANT_ADD(route, scope_ptrace_attach) {
+	.reach = reach_attach,
+	.denied = EPERM,
+};
+
+FIXTURE_VARIANT_ADD(route, scope_ptrace_seize) {
+	.reach = reach_seize,
+	.denied = EPERM,
+};
+
+FIXTURE_VARIANT_ADD(route, scope_proc_pid_mem) {
+	.reach = reach_proc_mem,
+	.denied = EACCES,
+};
+
+FIXTURE_VARIANT_ADD(route, scope_proc_pid_environ) {
+	.reach = reach_environ,
+	.denied = EACCES,
+};
+
+FIXTURE_VARIANT_ADD(route, scope_process_vm_writev) {
+	.reach = reach_vm_write,
+	.denied = EPERM,
+	.available = have_process_vm,
+	.missing = "kernel without process_vm_* (CONFIG_CROSS_MEMORY_ATTACH)",
+};
+
+FIXTURE_VARIANT_ADD(route, scope_process_vm_readv) {
+	.reach = reach_vm_read,
+	.denied = EPERM,
+	.available = have_process_vm,
+	.missing = "kernel without process_vm_* (CONFIG_CROSS_MEMORY_ATTACH)",
+};
+
+FIXTURE_VARIANT_ADD(route, scope_pidfd_getfd) {
+	.reach = reach_pidfd_getfd,
+	.denied = EPERM,
+};
+
+FIXTURE_VARIANT_ADD(route, scope_kcmp) {
+	.reach = reach_kcmp,
+	.denied = EPERM,
+	.available = have_kcmp,
+	.missing = "kernel without kcmp (CONFIG_KCMP)",
+};
+
+/*
+ * One route from a task to another: refused from a restricted task to one
+ * outside its tree, allowed to its own child and from outside in.
+ */
+TEST_F(route, refused_inside_out_only)
 {
-	SKIP_IF(!have_process_vm(), "kernel without process_vm_* (CONFIG_CROSS_MEMORY_ATTACH)");
-	return route(reach_vm_read, EPERM);
+	if (variant->available && !variant->available())
+		SKIP(return, "%s", variant->missing);
+	ASSERT_PASS(route(variant->reach, variant->denied));
 }
 
 /*
  * New limits survive exec: an unrestricted shell's next set-UID program
  * would start with them.  Reading another task's limits stays allowed.
  */
-static int t_prlimit(void)
+TEST_F(scope, scope_prlimit)
 {
 	pid_t outside;
 	int e;
 
-	if (route(reach_prlimit, EPERM) != PASS)
-		return FAIL;
+	ASSERT_PASS(route(reach_prlimit, EPERM));
 	outside = spawn_sleeper(0);
 	e = reach_from(PR_RESTRICT_EXEC, read_prlimit, outside);
 	kill(outside, SIGKILL);
 	wait_status(outside);
-	CHECK(e == 0, "restricted task reading an outside task's limits: %d", e);
-	return PASS;
-}
-
-static int t_pidfd_getfd(void)
-{
-	return route(reach_pidfd_getfd, EPERM);
-}
-
-static int t_kcmp(void)
-{
-	SKIP_IF(syscall(SYS_kcmp, getpid(), getpid(), KCMP_VM, 0, 0) < 0 && errno == ENOSYS,
-		"kernel without kcmp (CONFIG_KCMP)");
-	return route(reach_kcmp, EPERM);
+	ASSERT_EQ(0, e) TH_LOG("restricted task reading an outside task's limits: %d", e);
 }
 
 /*
@@ -286,11 +315,11 @@ static int t_kcmp(void)
  */
 extern char scope_syscall_insn[];
 asm(".pushsection .text\n"
-    ".globl scope_syscall_insn\n"
-    "scope_syscall_insn:\n"
-    "	syscall\n"
-    "	ud2\n"
-    ".popsection\n");
+	".globl scope_syscall_insn\n"
+	"scope_syscall_insn:\n"
+	"	syscall\n"
+	"	ud2\n"
+	".popsection\n");
 
 static char escape_path[] = FIX_PROBE_SUID;
 static char *escape_argv[] = { escape_path, NULL };
@@ -345,7 +374,7 @@ static void victim(void *arg)
 	printf("victim_untouched=1\n");
 }
 
-static int t_escape_through_parent(void)
+TEST_F(scope, scope_forced_tree_cannot_hijack_parent)
 {
 	int forced = 0;
 	struct run r;
@@ -354,16 +383,15 @@ static int t_escape_through_parent(void)
 	capture(victim, &forced, &r);
 	if (getl(&r, "hijack") != 0 || id_field(&r, "uids", 1) != 0) {
 		yama_restore();
-		printf("# control: the unrestricted hijack did not work here: %s\n", r.out);
-		return FAIL;
+		ASSERT_TRUE(0)
+			TH_LOG("control: the unrestricted hijack did not work here: %s", r.out);
 	}
 	forced = 1;
 	capture(victim, &forced, &r);
 	yama_restore();
-	CHECK(getl(&r, "hijack") == EPERM, "forced child's attach: %s", r.out);
-	CHECK(getl(&r, "victim_untouched") == 1 && !strstr(r.out, "uids="),
-	      "the parent ran something: %s", r.out);
-	return PASS;
+	ASSERT_EQ(EPERM, getl(&r, "hijack")) TH_LOG("forced child's attach: %s", r.out);
+	ASSERT_TRUE(getl(&r, "victim_untouched") == 1 && !strstr(r.out, "uids="))
+		TH_LOG("the parent ran something: %s", r.out);
 }
 
 /* PTRACE_TRACEME: the tracer is the parent, which must be no more restricted. */
@@ -399,24 +427,23 @@ static int traceme_errno(int parent_restricted)
 	return wait_status(pid);
 }
 
-static int t_traceme(void)
+TEST_F(scope, scope_traceme_to_restricted_parent)
 {
 	int e;
 
 	yama_permissive();
 	e = traceme_errno(0);
-	CHECK(e == 0, "TRACEME to an unrestricted parent: %d", e);
+	ASSERT_EQ(0, e) TH_LOG("TRACEME to an unrestricted parent: %d", e);
 	e = traceme_errno(1);
 	yama_restore();
-	CHECK(e == EPERM, "TRACEME to a restricted parent from outside: %d", e);
-	return PASS;
+	ASSERT_EQ(EPERM, e) TH_LOG("TRACEME to a restricted parent from outside: %d", e);
 }
 
 /*
  * Same restriction, another tree: allowed (the design, docs/security.md:
  * no Landlock-style domains).  Less restricted: denied.
  */
-static int t_sibling_trees(void)
+TEST_F(scope, scope_sibling_trees)
 {
 	pid_t sibling = spawn_sleeper(1);
 	int same, more;
@@ -428,10 +455,9 @@ static int t_sibling_trees(void)
 	yama_restore();
 	kill(sibling, SIGKILL);
 	wait_status(sibling);
-	CHECK(same == 0, "a sibling tree with the same restriction: %d", same);
-	CHECK(more == EACCES, "a more restricted tree reaching a less restricted one: %d",
-	      more);
-	return PASS;
+	ASSERT_EQ(0, same) TH_LOG("a sibling tree with the same restriction: %d", same);
+	ASSERT_EQ(EACCES, more)
+		TH_LOG("a more restricted tree reaching a less restricted one: %d", more);
 }
 
 /* ---- TIOCSTI: typing into the terminal of the shell outside ---- */
@@ -479,25 +505,26 @@ static int tiocsti_errno(int restricted)
 	return ctty_ioctl_errno(NULL, TIOCSTI, &c, restricted);
 }
 
-static int t_tiocsti(void)
+TEST_F(scope, scope_tiocsti)
 {
 	long before = stat_value("scope_denied");
 	int e;
 
-	if (access("/dev/pts/ptmx", F_OK))
-		CHECK(mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") == 0 ||
-		      (mkdir("/dev/pts", 0755) == 0 &&
-		       mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") == 0),
-		      "mount devpts: %d", errno);
+	if (access("/dev/pts/ptmx", F_OK)) {
+		ASSERT_TRUE(mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") == 0 ||
+			    (mkdir("/dev/pts", 0755) == 0 &&
+			     mount("devpts", "/dev/pts", "devpts", 0, "ptmxmode=0666") == 0))
+			TH_LOG("mount devpts: %d", errno);
+	}
 	e = tiocsti_errno(0);
-	SKIP_IF(e == EIO, "this kernel refuses TIOCSTI to everyone (LEGACY_TIOCSTI off)");
-	CHECK(e == 0, "unrestricted TIOCSTI on its own terminal: %d", e);
+	if (e == EIO)
+		SKIP(return, "%s", "this kernel refuses TIOCSTI to everyone (LEGACY_TIOCSTI off)");
+	ASSERT_EQ(0, e) TH_LOG("unrestricted TIOCSTI on its own terminal: %d", e);
 	e = tiocsti_errno(1);
-	CHECK(e == EPERM, "restricted TIOCSTI: %d", e);
+	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCSTI: %d", e);
 	/* The module's stats; natively there are none. */
-	CHECK(nosec_native || stat_value("scope_denied") == before + 1,
-	      "scope_denied %ld", stat_value("scope_denied"));
-	return PASS;
+	ASSERT_TRUE(nosec_native || stat_value("scope_denied") == before + 1)
+		TH_LOG("scope_denied %ld", stat_value("scope_denied"));
 }
 
 /* ---- TIOCLINUX: select and paste on a virtual console ---- */
@@ -522,7 +549,7 @@ static int tioclinux_errno(char sub, short mode, int restricted)
  * selects text for a paste, or writes a mouse report as input) and
  * TIOCL_PASTESEL.  Queries work restricted as unrestricted.
  */
-static int t_tioclinux(void)
+TEST_F(scope, scope_tioclinux)
 {
 	static const char queries[] = {
 		TIOCL_GETSHIFTSTATE, TIOCL_GETMOUSEREPORTING, TIOCL_GETFGCONSOLE,
@@ -531,33 +558,34 @@ static int t_tioclinux(void)
 	long before = stat_value("scope_denied"), denials = 1;
 	int fd = open("/dev/tty1", O_RDWR | O_NOCTTY), e, paste;
 
-	SKIP_IF(fd < 0, "no virtual console (/dev/tty1 cannot be opened)");
+	if (fd < 0)
+		SKIP(return, "%s", "no virtual console (/dev/tty1 cannot be opened)");
 	close(fd);
 	e = tioclinux_errno(TIOCL_GETSHIFTSTATE, 0, 0);
-	SKIP_IF(e == ENOTTY || e == EINVAL, "/dev/tty1 is no virtual console");
+	if (e == ENOTTY || e == EINVAL)
+		SKIP(return, "%s", "/dev/tty1 is no virtual console");
 	for (size_t i = 0; i < sizeof(queries); i++) {
 		e = tioclinux_errno(queries[i], 0, 0);
-		CHECK(e == 0, "unrestricted TIOCLINUX query %d: %d", queries[i], e);
+		ASSERT_EQ(0, e) TH_LOG("unrestricted TIOCLINUX query %d: %d", queries[i], e);
 		e = tioclinux_errno(queries[i], 0, 1);
-		CHECK(e == 0, "restricted TIOCLINUX query %d: %d", queries[i], e);
+		ASSERT_EQ(0, e) TH_LOG("restricted TIOCLINUX query %d: %d", queries[i], e);
 	}
 	e = tioclinux_errno(TIOCL_SETSEL, TIOCL_SELCLEAR, 0);
-	CHECK(e == 0, "unrestricted TIOCL_SETSEL (clear) on its console: %d", e);
+	ASSERT_EQ(0, e) TH_LOG("unrestricted TIOCL_SETSEL (clear) on its console: %d", e);
 	e = tioclinux_errno(TIOCL_SETSEL, TIOCL_SELCLEAR, 1);
-	CHECK(e == EPERM, "restricted TIOCL_SETSEL (clear): %d", e);
+	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCL_SETSEL (clear): %d", e);
 	e = tioclinux_errno(TIOCL_SETSEL, TIOCL_SELMOUSEREPORT, 1);
-	CHECK(e == EPERM, "restricted TIOCL_SETSEL (mouse report): %d", e);
+	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCL_SETSEL (mouse report): %d", e);
 	denials++;
 	/* Newer kernels keep the paste to CAP_SYS_ADMIN themselves. */
 	paste = tioclinux_errno(TIOCL_PASTESEL, 0, 0);
-	CHECK(paste == 0 || paste == EPERM, "unrestricted TIOCL_PASTESEL: %d", paste);
+	ASSERT_TRUE(paste == 0 || paste == EPERM) TH_LOG("unrestricted TIOCL_PASTESEL: %d", paste);
 	e = tioclinux_errno(TIOCL_PASTESEL, 0, 1);
-	CHECK(e == EPERM, "restricted TIOCL_PASTESEL: %d", e);
+	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCL_PASTESEL: %d", e);
 	denials += paste == 0;
 	/* The module's stats; natively there are none. */
-	CHECK(nosec_native || stat_value("scope_denied") == before + denials,
-	      "scope_denied %ld, want %ld", stat_value("scope_denied"), before + denials);
-	return PASS;
+	ASSERT_TRUE(nosec_native || stat_value("scope_denied") == before + denials)
+		TH_LOG("scope_denied %ld, want %ld", stat_value("scope_denied"), before + denials);
 }
 
 /* ---- KEYCTL_SESSION_TO_PARENT: a keyring for the parent's next programs ---- */
@@ -590,41 +618,24 @@ static int session_to_parent(unsigned long parent_mask, unsigned long child_mask
 	return wait_status(pid);
 }
 
-static int t_session_to_parent(void)
+TEST_F(scope, scope_keyctl_session_to_parent)
 {
 	long before = stat_value("scope_denied");
 	int e;
 
 	e = session_to_parent(0, 0);
-	SKIP_IF(e == 201 || e == ENOSYS, "no keyrings in this kernel");
-	CHECK(e == 0, "unrestricted KEYCTL_SESSION_TO_PARENT: %d", e);
+	if (e == 201 || e == ENOSYS)
+		SKIP(return, "%s", "no keyrings in this kernel");
+	ASSERT_EQ(0, e) TH_LOG("unrestricted KEYCTL_SESSION_TO_PARENT: %d", e);
 	e = session_to_parent(0, PR_RESTRICT_EXEC);
-	CHECK(e == EPERM, "restricted, to an unrestricted parent: %d", e);
+	ASSERT_EQ(EPERM, e) TH_LOG("restricted, to an unrestricted parent: %d", e);
 	e = session_to_parent(PR_RESTRICT_EXEC, PR_RESTRICT_EXEC);
-	CHECK(e == 0, "restricted, to a parent restricted as much: %d", e);
+	ASSERT_EQ(0, e) TH_LOG("restricted, to a parent restricted as much: %d", e);
 	e = session_to_parent(PR_RESTRICT_EXEC,
 			      PR_RESTRICT_EXEC | PR_RESTRICT_EXEC_NOSECURITY);
-	CHECK(e == EPERM, "restricted more than its parent: %d", e);
-	CHECK(nosec_native || stat_value("scope_denied") == before + 2,
-	      "scope_denied %ld", stat_value("scope_denied"));
-	return PASS;
+	ASSERT_EQ(EPERM, e) TH_LOG("restricted more than its parent: %d", e);
+	ASSERT_TRUE(nosec_native || stat_value("scope_denied") == before + 2)
+		TH_LOG("scope_denied %ld", stat_value("scope_denied"));
 }
 
-const struct test_case scope_cases[] = {
-	{ "scope_ptrace_attach", t_ptrace_attach, 1 },
-	{ "scope_ptrace_seize", t_ptrace_seize, 1 },
-	{ "scope_proc_pid_mem", t_proc_mem, 1 },
-	{ "scope_proc_pid_environ", t_proc_environ, 1 },
-	{ "scope_process_vm_writev", t_vm_writev, 1 },
-	{ "scope_process_vm_readv", t_vm_readv, 1 },
-	{ "scope_pidfd_getfd", t_pidfd_getfd, 1 },
-	{ "scope_kcmp", t_kcmp, 1 },
-	{ "scope_forced_tree_cannot_hijack_parent", t_escape_through_parent, 1 },
-	{ "scope_traceme_to_restricted_parent", t_traceme, 1 },
-	{ "scope_sibling_trees", t_sibling_trees, 1 },
-	{ "scope_tiocsti", t_tiocsti, 1 },
-	{ "scope_tioclinux", t_tioclinux, 1 },
-	{ "scope_prlimit", t_prlimit, 1 },
-	{ "scope_keyctl_session_to_parent", t_session_to_parent, 1 },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

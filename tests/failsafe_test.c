@@ -27,8 +27,11 @@
 
 #include "nosec.h"
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_RELOAD_FIXTURE(failsafe);
 
 /* 32-bit entry points from this static, non-PIE program: below 4 GiB. */
 static char miss32_path[] = FIX_PROBE;
@@ -258,56 +261,96 @@ static int free_missed_no_stale_state(void)
 	return 0;
 }
 
-static const struct {
+/*
+ * One hook missing (the test build's test_miss): what it guards still
+ * holds, and the hook's miss is counted.
+ */
+NOSEC_RELOAD_FIXTURE(missed_hook);
+
+FIXTURE_VARIANT(missed_hook) {
 	const char *hook;
-	int (*held)(void);
-} missed_hooks[] = {
-	/* The exec ban: the other layer, then the last gate. */
-	{ "__x64_sys_execve", restricted_execve_denied },
-	{ "__x64_sys_execveat", restricted_execveat_denied },
-	{ "__x64_sys_execveat", nosec_exec_refused_einval },
-	{ "__ia32_compat_sys_execve", int80_execve_denied },
-	{ "__ia32_compat_sys_execveat", int80_execveat_denied },
-	{ "bprm_execve", forced_runs_restricted_denied },
-	/* The nosecurity exec: the last gate and the belt-and-braces check. */
-	{ "security_bprm_check", xonly_refused },
-	{ "open_exec", xonly_interp_killed },
-	{ "security_bprm_creds_from_file", setuid_killed },
-	/* The last gate itself: the layers before it hold. */
-	{ "security_bprm_committing_creds", setuid_no_privilege },
-	/* Inheritance: the fork backstop gives the child the flags. */
-	{ "security_task_alloc", fork_restricted_child },
-	{ "cgroup_can_fork", fork_restricted_child },
-	{ "security_task_free", free_missed_no_stale_state },
+	int (*held)(void);	/* 0: what @hook guards holds without it */
 };
 
-static int t_every_missed_hook_fails_closed(void)
+/* The exec ban: the other layer, then the last gate. */
+FIXTURE_VARIANT_ADD(missed_hook, x64_sys_execve) {
+	.hook = "__x64_sys_execve",
+	.held = restricted_execve_denied,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, x64_sys_execveat) {
+	.hook = "__x64_sys_execveat",
+	.held = restricted_execveat_denied,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, x64_sys_execveat_nosec) {
+	.hook = "__x64_sys_execveat",
+	.held = nosec_exec_refused_einval,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, ia32_compat_sys_execve) {
+	.hook = "__ia32_compat_sys_execve",
+	.held = int80_execve_denied,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, ia32_compat_sys_execveat) {
+	.hook = "__ia32_compat_sys_execveat",
+	.held = int80_execveat_denied,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, bprm_execve) {
+	.hook = "bprm_execve",
+	.held = forced_runs_restricted_denied,
+};
+
+/* The nosecurity exec: the last gate and the belt-and-braces check. */
+FIXTURE_VARIANT_ADD(missed_hook, security_bprm_check) {
+	.hook = "security_bprm_check",
+	.held = xonly_refused,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, open_exec) {
+	.hook = "open_exec",
+	.held = xonly_interp_killed,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, security_bprm_creds_from_file) {
+	.hook = "security_bprm_creds_from_file",
+	.held = setuid_killed,
+};
+
+/* The last gate itself: the layers before it hold. */
+FIXTURE_VARIANT_ADD(missed_hook, security_bprm_committing_creds) {
+	.hook = "security_bprm_committing_creds",
+	.held = setuid_no_privilege,
+};
+
+/* Inheritance: the fork backstop gives the child the flags. */
+FIXTURE_VARIANT_ADD(missed_hook, security_task_alloc) {
+	.hook = "security_task_alloc",
+	.held = fork_restricted_child,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, cgroup_can_fork) {
+	.hook = "cgroup_can_fork",
+	.held = fork_restricted_child,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, security_task_free) {
+	.hook = "security_task_free",
+	.held = free_missed_no_stale_state,
+};
+
+TEST_F(missed_hook, fail_closed_every_missed_hook)
 {
-	int ret = PASS;
+	char params[128];
 
-	for (size_t i = 0; i < sizeof(missed_hooks) / sizeof(missed_hooks[0]); i++) {
-		char params[128];
-		long missed;
+	MODULE_ONLY("the module's hooks, fault injection");
 
-		snprintf(params, sizeof(params), "test_miss=%s", missed_hooks[i].hook);
-		/* Not reload_with(): a missed free leaves entries behind. */
-		CHECK(unload_module() == 0 && load_fault_module(params) == 0,
-		      "load with %s: %d", params, errno);
-		if (missed_hooks[i].held()) {
-			printf("# with %s missing\n", missed_hooks[i].hook);
-			ret = FAIL;
-			break;
-		}
-		missed = stat_value("missed");
-		if (missed < 1) {
-			printf("# %s: missed %ld: the hook never ran\n", missed_hooks[i].hook,
-			       missed);
-			ret = FAIL;
-			break;
-		}
-	}
-	CHECK(unload_module() == 0 && load_module() == 0, "normal reload: %d", errno);
-	return ret;
+	snprintf(params, sizeof(params), "test_miss=%s", variant->hook);
+	ASSERT_EQ(0, reload_fault(params)) TH_LOG("load with %s: %d", params, errno);
+	ASSERT_EQ(0, variant->held()) TH_LOG("with %s missing", variant->hook);
+	ASSERT_LE(1, stat_value("missed")) TH_LOG("%s: the hook never ran", variant->hook);
 }
 
 /* ---- a load step fails: nothing left behind ---- */
@@ -345,7 +388,7 @@ static int log_says_after(const char *marker, const char *text)
 	return last && strstr(last, text) != NULL;
 }
 
-static int t_every_load_step_unwinds(void)
+TEST_F(failsafe, load_every_failing_step_unwinds)
 {
 	static const struct {
 		const char *param, *logged;
@@ -363,7 +406,9 @@ static int t_every_load_step_unwinds(void)
 		  "cannot probe selinux_bprm_creds_for_exec", "selinux_bprm_creds_for_exec" },
 	};
 
-	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
+	MODULE_ONLY("module load unwinding, fault injection");
+
+	ASSERT_TRUE(wait_tasks(0) == 0 && unload_module() == 0) TH_LOG("unload: %d", errno);
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		char marker[64];
 
@@ -374,20 +419,19 @@ static int t_every_load_step_unwinds(void)
 		}
 
 		snprintf(marker, sizeof(marker), "nosec_test: load step %zu", i);
-		CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
-		CHECK(load_fault_module(steps[i].param) == -1, "%s must fail the load",
-		      steps[i].param);
-		CHECK(log_says_after(marker, steps[i].logged), "%s: the log says '%s'",
-		      steps[i].param, steps[i].logged);
-		CHECK(access("/dev/nosec_exec", F_OK) != 0, "%s left the device",
-		      steps[i].param);
-		CHECK(module_probes() == 0, "%s left %d hooks", steps[i].param,
-		      module_probes());
-		CHECK(nosec_restrict_exec() == -1 && errno == ENOSYS,
-		      "%s: prctl still answers: %d", steps[i].param, errno);
+		ASSERT_EQ(0, write_text("/dev/kmsg", marker)) TH_LOG("kmsg marker");
+		ASSERT_EQ(-1, load_fault_module(steps[i].param))
+			TH_LOG("%s must fail the load", steps[i].param);
+		ASSERT_TRUE(log_says_after(marker, steps[i].logged))
+			TH_LOG("%s: the log says '%s'", steps[i].param, steps[i].logged);
+		ASSERT_NE(0, access("/dev/nosec_exec", F_OK))
+			TH_LOG("%s left the device", steps[i].param);
+		ASSERT_EQ(0, module_probes())
+			TH_LOG("%s left %d hooks", steps[i].param, module_probes());
+		ASSERT_ERRNO(ENOSYS, nosec_restrict_exec(), "%s: prctl still answers: %d",
+			     steps[i].param, errno);
 	}
-	CHECK(load_module() == 0, "normal load after the failures: %d", errno);
-	return PASS;
+	ASSERT_EQ(0, load_module()) TH_LOG("normal load after the failures: %d", errno);
 }
 
 /* ---- IBT: no indirect branch to an address without endbr64 ---- */
@@ -399,20 +443,21 @@ static int t_every_load_step_unwinds(void)
  * the functions ftrace shows calling nosec_hook_callback (the direct hook
  * has none): the count must be theirs plus the callback.
  */
-static int t_ibt_guard_checked_every_handler(void)
+TEST_F(failsafe, ibt_guard_checked_every_handler)
 {
+	MODULE_ONLY("the module's indirect-branch guard");
+
 	long ibt = stat_value("ibt_kernel");
 	long checked = stat_value("ibt_checked");
 	int handlers = ftrace_sites_calling("nosec_hook_callback");
 
-	CHECK(ibt == 0 || ibt == 1, "stats: ibt_kernel %ld", ibt);
-	SKIP_IF(!ibt, "kernel built without X86_KERNEL_IBT: no endbr64 to check");
-	CHECK(handlers > 0, "no hook calls nosec_hook_callback: %d", handlers);
+	ASSERT_TRUE(ibt == 0 || ibt == 1) TH_LOG("stats: ibt_kernel %ld", ibt);
+	if (!ibt)
+		SKIP(return, "%s", "kernel built without X86_KERNEL_IBT: no endbr64 to check");
+	ASSERT_TRUE(handlers > 0) TH_LOG("no hook calls nosec_hook_callback: %d", handlers);
 	printf("# %ld targets checked: %d handler hooks and the callback\n",
 	       checked, handlers);
-	CHECK(checked == handlers + 1, "ibt_checked %ld, want %d", checked,
-	      handlers + 1);
-	return PASS;
+	ASSERT_EQ(handlers + 1, checked) TH_LOG("ibt_checked %ld, want %d", checked, handlers + 1);
 }
 
 /*
@@ -423,48 +468,52 @@ static int t_ibt_guard_checked_every_handler(void)
  * the kernel seals (overwrites) the endbr64 of a function whose address
  * nothing takes, such as security_bprm_check.
  */
-static int t_ibt_guard(void)
+TEST_F(failsafe, ibt_guard_refuses_target_without_endbr)
 {
+	MODULE_ONLY("the module's indirect-branch guard, fault injection");
+
 	const char *marker = "nosec_test: ibt guard";
 	long ibt = stat_value("ibt_kernel");
 
-	CHECK(ibt == 0 || ibt == 1, "stats: ibt_kernel %ld", ibt);
-	SKIP_IF(!ibt, "kernel built without X86_KERNEL_IBT: the guard has nothing to refuse");
-	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
-	CHECK(load_fault_module("test_ibt_target=__x64_sys_execve") == 0,
-	      "a function's entry must pass the guard: %d", errno);
-	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
-	CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
-	CHECK(load_fault_module("test_ibt_target=__x64_sys_execve+4") == -1,
-	      "4 bytes into a function must fail the load");
-	CHECK(log_says_after(marker, "__x64_sys_execve+4 at"),
-	      "the log names the target");
-	CHECK(access("/dev/nosec_exec", F_OK) != 0 && module_probes() == 0,
-	      "the refused load left something");
+	ASSERT_TRUE(ibt == 0 || ibt == 1) TH_LOG("stats: ibt_kernel %ld", ibt);
+	if (!ibt)
+		SKIP(return, "%s",
+		     "kernel built without X86_KERNEL_IBT: the guard has nothing to refuse");
+	ASSERT_TRUE(wait_tasks(0) == 0 && unload_module() == 0) TH_LOG("unload: %d", errno);
+	ASSERT_TRUE(load_fault_module("test_ibt_target=__x64_sys_execve") == 0)
+		TH_LOG("a function's entry must pass the guard: %d", errno);
+	ASSERT_TRUE(wait_tasks(0) == 0 && unload_module() == 0) TH_LOG("unload: %d", errno);
+	ASSERT_EQ(0, write_text("/dev/kmsg", marker)) TH_LOG("kmsg marker");
+	ASSERT_TRUE(load_fault_module("test_ibt_target=__x64_sys_execve+4") == -1)
+		TH_LOG("4 bytes into a function must fail the load");
+	ASSERT_TRUE(log_says_after(marker, "__x64_sys_execve+4 at"))
+		TH_LOG("the log names the target");
+	ASSERT_TRUE(access("/dev/nosec_exec", F_OK) != 0 && module_probes() == 0)
+		TH_LOG("the refused load left something");
 	/* Sealed at boot: nothing takes its address. */
-	CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
-	CHECK(load_fault_module("test_ibt_target=security_bprm_check") == -1,
-	      "a sealed function must fail the load");
-	CHECK(log_says_after(marker, "security_bprm_check at"),
-	      "the log names the sealed target");
-	CHECK(load_module() == 0, "normal load after the guard: %d", errno);
-	return PASS;
+	ASSERT_EQ(0, write_text("/dev/kmsg", marker)) TH_LOG("kmsg marker");
+	ASSERT_TRUE(load_fault_module("test_ibt_target=security_bprm_check") == -1)
+		TH_LOG("a sealed function must fail the load");
+	ASSERT_TRUE(log_says_after(marker, "security_bprm_check at"))
+		TH_LOG("the log names the sealed target");
+	ASSERT_EQ(0, load_module()) TH_LOG("normal load after the guard: %d", errno);
 }
 
 /* ---- root cannot switch the hooks off ---- */
 
-static int t_ftrace_sysctl_cannot_disable(void)
+TEST_F(failsafe, ftrace_sysctl_cannot_disable_hooks)
 {
+	MODULE_ONLY("the module's ftrace hooks (ftrace_enabled)");
+
 	const char *knob = "/proc/sys/kernel/ftrace_enabled";
 	int fd = open(knob, O_WRONLY);
 	ssize_t n;
 
-	CHECK(fd >= 0, "open %s: %d", knob, errno);
+	ASSERT_TRUE(fd >= 0) TH_LOG("open %s: %d", knob, errno);
 	n = write(fd, "0\n", 2);
-	CHECK(n == -1 && errno == EBUSY, "ftrace_enabled=0 while loaded: %zd %d", n, errno);
+	ASSERT_ERRNO(EBUSY, n, "ftrace_enabled=0 while loaded: %zd %d", n, errno);
 	close(fd);
-	CHECK(restricted_execve_denied() == 0, "the ban still holds");
-	return PASS;
+	ASSERT_EQ(0, restricted_execve_denied()) TH_LOG("the ban still holds");
 }
 
 /* ---- who may perform a nosecurity exec ---- */
@@ -480,12 +529,14 @@ static void setup_in_exec_group(void)
 		_exit(98);
 }
 
-static int t_exec_group_policy(void)
+TEST_F(failsafe, exec_group_decides_who_may_nosec_exec)
 {
 	struct run r;
 	int ret = PASS, e;
 
-	CHECK(reload_with("exec_group=4242") == 0, "load with exec_group: %d", errno);
+	MODULE_ONLY("the exec_group parameter");
+
+	ASSERT_TRUE(reload_with("exec_group=4242") == 0) TH_LOG("load with exec_group: %d", errno);
 	e = run_prog(NOSEC, FIX_PROBE, setup_user, &r);
 	if (e != EACCES) {
 		printf("# outside the group: %d\n", e);
@@ -507,9 +558,9 @@ static int t_exec_group_policy(void)
 		printf("# force mode in the group: %d uids %s\n", e, get(&r, "uids"));
 		ret = FAIL;
 	}
-	CHECK(reload_with("") == 0, "normal reload: %d", errno);
-	CHECK(run_prog(NOSEC, FIX_PROBE, setup_user, &r) == 0, "default: everyone");
-	return ret;
+	ASSERT_EQ(0, reload_with("")) TH_LOG("normal reload: %d", errno);
+	ASSERT_EQ(0, run_prog(NOSEC, FIX_PROBE, setup_user, &r)) TH_LOG("default: everyone");
+	ASSERT_PASS(ret);
 }
 
 /* A group ID beyond 2^31: valid, and must work as any other. */
@@ -525,7 +576,7 @@ static void setup_in_high_group(void)
 }
 
 /* exec_group: -1 is everyone; any gid works; anything else refuses the load. */
-static int t_exec_group_values(void)
+TEST_F(failsafe, exec_group_every_gid_and_bad_values)
 {
 	static const char *const refused[] = {
 		"exec_group=-2", "exec_group=-2147483648", "exec_group=abc",
@@ -537,34 +588,36 @@ static int t_exec_group_values(void)
 	struct run r;
 	int e;
 
-	CHECK(wait_tasks(0) == 0 && unload_module() == 0, "unload: %d", errno);
+	MODULE_ONLY("the exec_group parameter");
+
+	ASSERT_TRUE(wait_tasks(0) == 0 && unload_module() == 0) TH_LOG("unload: %d", errno);
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-		CHECK(write_text("/dev/kmsg", marker) == 0, "kmsg marker");
-		CHECK(load_module_with(refused[i]) == -1 && errno == EINVAL,
-		      "%s must refuse the load: %d", refused[i], errno);
-		CHECK(log_says_after(marker, "not a group ID (0 to 4294967294) or -1"),
-		      "%s: the log says why", refused[i]);
-		CHECK(access("/dev/nosec_exec", F_OK) != 0, "%s left the device", refused[i]);
+		ASSERT_EQ(0, write_text("/dev/kmsg", marker)) TH_LOG("kmsg marker");
+		ASSERT_ERRNO(EINVAL, load_module_with(refused[i]), "%s must refuse the load: %d",
+			     refused[i], errno);
+		ASSERT_TRUE(log_says_after(marker, "not a group ID (0 to 4294967294) or -1"))
+			TH_LOG("%s: the log says why", refused[i]);
+		ASSERT_NE(0, access("/dev/nosec_exec", F_OK))
+			TH_LOG("%s left the device", refused[i]);
 	}
-	CHECK(load_module_with("exec_group=-1") == 0, "-1: %d", errno);
-	CHECK(run_prog(NOSEC, FIX_PROBE, setup_user, &r) == 0, "-1 is everyone: %d",
-	      r.exec_errno);
-	CHECK(reload_with("exec_group=4294967294") == 0, "2^32-2: %d", errno);
+	ASSERT_TRUE(load_module_with("exec_group=-1") == 0) TH_LOG("-1: %d", errno);
+	ASSERT_EQ(0, run_prog(NOSEC, FIX_PROBE, setup_user, &r))
+		TH_LOG("-1 is everyone: %d", r.exec_errno);
+	ASSERT_TRUE(reload_with("exec_group=4294967294") == 0) TH_LOG("2^32-2: %d", errno);
 	snprintf(value, sizeof(value), "%u\n", HIGH_GROUP);
-	CHECK(read_text("/sys/module/nosec_exec/parameters/exec_group", value),
-	      "the parameter reads back as %u", HIGH_GROUP);
+	ASSERT_TRUE(read_text("/sys/module/nosec_exec/parameters/exec_group", value))
+		TH_LOG("the parameter reads back as %u", HIGH_GROUP);
 	e = run_prog(NOSEC, FIX_PROBE, setup_user, &r);
-	CHECK(e == EACCES, "outside group %u: %d", HIGH_GROUP, e);
+	ASSERT_EQ(EACCES, e) TH_LOG("outside group %u: %d", HIGH_GROUP, e);
 	e = run_prog(NOSEC, FIX_PROBE_SUID, setup_in_high_group, &r);
-	CHECK(e == 0 && !strcmp(get(&r, "uids"), "1000,1000,1000,1000"),
-	      "in group %u: %d uids %s", HIGH_GROUP, e, get(&r, "uids"));
-	CHECK(reload_with("exec_group=2147483648") == 0, "2^31: %d", errno);
-	CHECK(read_text("/sys/module/nosec_exec/parameters/exec_group", "2147483648\n"),
-	      "the parameter reads back as 2147483648");
-	CHECK(reload_with("") == 0, "normal reload: %d", errno);
-	CHECK(read_text("/sys/module/nosec_exec/parameters/exec_group", "-1\n"),
-	      "default reads back as -1");
-	return PASS;
+	ASSERT_TRUE(e == 0 && !strcmp(get(&r, "uids"), "1000,1000,1000,1000"))
+		TH_LOG("in group %u: %d uids %s", HIGH_GROUP, e, get(&r, "uids"));
+	ASSERT_TRUE(reload_with("exec_group=2147483648") == 0) TH_LOG("2^31: %d", errno);
+	ASSERT_TRUE(read_text("/sys/module/nosec_exec/parameters/exec_group", "2147483648\n"))
+		TH_LOG("the parameter reads back as 2147483648");
+	ASSERT_EQ(0, reload_with("")) TH_LOG("normal reload: %d", errno);
+	ASSERT_TRUE(read_text("/sys/module/nosec_exec/parameters/exec_group", "-1\n"))
+		TH_LOG("default reads back as -1");
 }
 
 /*
@@ -596,48 +649,33 @@ static int module_file_params(const char *path, char *names, size_t size)
 	return 0;
 }
 
-static int t_shipped_module_no_test_knobs(void)
+TEST_F(failsafe, shipped_module_has_no_test_knobs)
 {
 	char names[512];
 	DIR *d;
 	struct dirent *e;
 	int n = 0;
 
-	CHECK(module_file_params(MODULE_PATH, names, sizeof(names)) == 0, "read %s", MODULE_PATH);
-	CHECK(!strcmp(names, "exec_group "), "%s declares: %s", MODULE_PATH, names);
-	CHECK(module_file_params(FAULT_MODULE_PATH, names, sizeof(names)) == 0,
-	      "read %s", FAULT_MODULE_PATH);
-	CHECK(strstr(names, "test_miss ") && strstr(names, "fail_step ") &&
-	      strstr(names, "test_fork_enomem "), "the test build declares: %s", names);
+	MODULE_ONLY("the shipped .ko, /sys/module/nosec_exec");
+
+	ASSERT_EQ(0, module_file_params(MODULE_PATH, names, sizeof(names)))
+		TH_LOG("read %s", MODULE_PATH);
+	ASSERT_TRUE(!strcmp(names, "exec_group ")) TH_LOG("%s declares: %s", MODULE_PATH, names);
+	ASSERT_EQ(0, module_file_params(FAULT_MODULE_PATH, names, sizeof(names)))
+		TH_LOG("read %s", FAULT_MODULE_PATH);
+	ASSERT_TRUE(strstr(names, "test_miss ") && strstr(names, "fail_step ") &&
+		    strstr(names, "test_fork_enomem "))
+		TH_LOG("the test build declares: %s", names);
 	d = opendir("/sys/module/nosec_exec/parameters");
-	CHECK(d, "the loaded module's parameters: %d", errno);
+	ASSERT_NE(NULL, d) TH_LOG("the loaded module's parameters: %d", errno);
 	while ((e = readdir(d)))
 		if (e->d_name[0] != '.') {
-			CHECK(!strcmp(e->d_name, "exec_group"), "loaded module has %s", e->d_name);
+			ASSERT_TRUE(!strcmp(e->d_name, "exec_group"))
+				TH_LOG("loaded module has %s", e->d_name);
 			n++;
 		}
 	closedir(d);
-	CHECK(n == 1, "%d parameters", n);
-	return PASS;
+	ASSERT_EQ(1, n) TH_LOG("%d parameters", n);
 }
 
-const struct test_case failsafe_cases[] = {
-	{ "fail_closed_every_missed_hook", t_every_missed_hook_fails_closed, 1, 300,
-	  .module_only = "the module's hooks, fault injection" },
-	{ "load_every_failing_step_unwinds", t_every_load_step_unwinds, 1,
-	  .module_only = "module load unwinding, fault injection" },
-	{ "ibt_guard_checked_every_handler", t_ibt_guard_checked_every_handler, 1,
-	  .module_only = "the module's indirect-branch guard" },
-	{ "ibt_guard_refuses_target_without_endbr", t_ibt_guard, 1,
-	  .module_only = "the module's indirect-branch guard, fault injection" },
-	/* Natively the write would succeed and switch function tracing off. */
-	{ "ftrace_sysctl_cannot_disable_hooks", t_ftrace_sysctl_cannot_disable, 1,
-	  .module_only = "the module's ftrace hooks (ftrace_enabled)" },
-	{ "exec_group_decides_who_may_nosec_exec", t_exec_group_policy, 1,
-	  .module_only = "the exec_group parameter" },
-	{ "exec_group_every_gid_and_bad_values", t_exec_group_values, 1,
-	  .module_only = "the exec_group parameter" },
-	{ "shipped_module_has_no_test_knobs", t_shipped_module_no_test_knobs, 1,
-	  .module_only = "the shipped .ko, /sys/module/nosec_exec" },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

@@ -19,8 +19,11 @@
 
 #include "nosec.h"
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(lsm_landlock);
 
 #define LL_DIR		"/tmp/nosec-ll"
 #define LL_XONLY	LL_DIR "/xonly"		/* EXECUTE */
@@ -70,34 +73,32 @@ static int ll_enter_domain(void)
 	return 0;
 }
 
-static int t_landlock_read_file_required(void)
+TEST_F(lsm_landlock, landlock_read_file_required)
 {
 	struct run p, n;
 
-	LSM_CASE_START("landlock");
+	LSM_TEST_START("landlock");
 	mkdir(LL_DIR, 0755);
 	mkdir(LL_XONLY, 0755);
 	mkdir(LL_RX, 0755);
-	CHECK(copy_file(FIX_PROBE, LL_XONLY "/probe", 0755) == 0 &&
-	      copy_file(FIX_PROBE, LL_RX "/probe", 0755) == 0, "copies: %s",
-	      strerror(errno));
-	CHECK(drop_to_user() == 0, "drop to uid %d", TEST_UID);
-	CHECK(ll_enter_domain() == 0, "Landlock domain: %s", strerror(errno));
-	CHECK(open(LL_XONLY "/probe", O_RDONLY) == -1 && errno == EACCES,
-	      "the domain must not let it read " LL_XONLY "/probe");
+	ASSERT_TRUE(copy_file(FIX_PROBE, LL_XONLY "/probe", 0755) == 0 &&
+		    copy_file(FIX_PROBE, LL_RX "/probe", 0755) == 0)
+		TH_LOG("copies: %s", strerror(errno));
+	ASSERT_EQ(0, drop_to_user()) TH_LOG("drop to uid %d", TEST_UID);
+	ASSERT_EQ(0, ll_enter_domain()) TH_LOG("Landlock domain: %s", strerror(errno));
+	ASSERT_ERRNO(EACCES, open(LL_XONLY "/probe", O_RDONLY),
+		     "the domain must not let it read " LL_XONLY "/probe");
 	/* A plain exec's own open reads too: Landlock's verdict, for the record. */
 	printf("# plain exec with EXECUTE alone: %s\n",
 	       strerror(run_prog(PLAIN, LL_XONLY "/probe", NULL, &p)));
-	CHECK(run_prog(NOSEC, LL_XONLY "/probe", NULL, &n) == EACCES,
-	      "nosec, EXECUTE alone: %d", n.exec_errno);
-	CHECK(run_prog(PLAIN, LL_RX "/probe", NULL, &p) == 0, "plain, both: %d", p.exec_errno);
-	CHECK(run_prog(NOSEC, LL_RX "/probe", NULL, &n) == 0, "nosec, both: %d", n.exec_errno);
-	CHECK(run_prog(FORCED, LL_RX "/probe", NULL, &n) == 0, "forced, both: %d",
-	      n.exec_errno);
-	return PASS;
+	ASSERT_EQ(EACCES, run_prog(NOSEC, LL_XONLY "/probe", NULL, &n))
+		TH_LOG("nosec, EXECUTE alone: %d", n.exec_errno);
+	ASSERT_EQ(0, run_prog(PLAIN, LL_RX "/probe", NULL, &p))
+		TH_LOG("plain, both: %d", p.exec_errno);
+	ASSERT_EQ(0, run_prog(NOSEC, LL_RX "/probe", NULL, &n))
+		TH_LOG("nosec, both: %d", n.exec_errno);
+	ASSERT_EQ(0, run_prog(FORCED, LL_RX "/probe", NULL, &n))
+		TH_LOG("forced, both: %d", n.exec_errno);
 }
 
-const struct test_case lsm_landlock_cases[] = {
-	{ "landlock_read_file_required", t_landlock_read_file_required, 1 },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

@@ -30,8 +30,11 @@
 
 #include "nosec.h"
 #include "fixtures.h"
-#include "harness.h"
 #include "common.h"
+#include "../kselftest_harness.h"
+#include "ksft_nosec.h"
+
+NOSEC_FIXTURE(held);
 
 /* PR_RESTRICT_ME for PR_RESTRICT_EXEC: 0, or errno; *tid: the blocker. */
 static int restrict_exec(unsigned long how, int *tid)
@@ -74,27 +77,29 @@ static void *blocked_thread(void *arg)
 	return (void *)(long)child_execve_errno(FIX_PROBE);
 }
 
-static int t_thread_refused_then_tsync(void)
+TEST_F(held, held_thread_refused_then_tsync)
 {
 	pthread_t t;
 	void *ret;
 	int tid, e;
 
-	CHECK(pipe(thread_pipe) == 0 && pthread_create(&t, NULL, blocked_thread, NULL) == 0,
-	      "thread");
+	AS_TEST_USER();
+
+	ASSERT_TRUE(pipe(thread_pipe) == 0 && pthread_create(&t, NULL, blocked_thread, NULL) == 0)
+		TH_LOG("thread");
 	while (!atomic_load(&thread_tid))
 		usleep(1000);
 	e = restrict_exec(0, &tid);
-	CHECK(e == EBUSY, "restricting one thread of two: %d, want EBUSY", e);
-	CHECK(tid == atomic_load(&thread_tid), "blocker %d, the other thread is %d", tid,
-	      atomic_load(&thread_tid));
-	CHECK(nosec_exec_restricted() == 0, "a refused restriction changed the caller");
+	ASSERT_EQ(EBUSY, e) TH_LOG("restricting one thread of two: %d, want EBUSY", e);
+	ASSERT_EQ(atomic_load(&thread_tid), tid)
+		TH_LOG("blocker %d, the other thread is %d", tid, atomic_load(&thread_tid));
+	ASSERT_EQ(0, nosec_exec_restricted()) TH_LOG("a refused restriction changed the caller");
 	e = restrict_exec(PR_RESTRICT_TSYNC, &tid);
-	CHECK(e == 0, "PR_RESTRICT_TSYNC: %d (blocker %d)", e, tid);
-	CHECK(nosec_exec_restricted() == 1, "caller restricted");
-	CHECK(write(thread_pipe[1], "x", 1) == 1 && pthread_join(t, &ret) == 0, "join");
-	CHECK((long)ret == EPERM, "the thread created before: exec errno %ld", (long)ret);
-	return PASS;
+	ASSERT_EQ(0, e) TH_LOG("PR_RESTRICT_TSYNC: %d (blocker %d)", e, tid);
+	ASSERT_EQ(1, nosec_exec_restricted()) TH_LOG("caller restricted");
+	ASSERT_TRUE(write(thread_pipe[1], "x", 1) == 1 && pthread_join(t, &ret) == 0)
+		TH_LOG("join");
+	ASSERT_EQ(EPERM, (long)ret) TH_LOG("the thread created before: exec errno %ld", (long)ret);
 }
 
 /* Every thread created after the restriction carries it. */
@@ -104,16 +109,18 @@ static void *exec_from_thread(void *arg)
 	return (void *)(long)child_execve_errno(FIX_PROBE);
 }
 
-static int t_thread_after(void)
+TEST_F(held, held_thread_created_after)
 {
 	pthread_t t;
 	void *ret;
 
-	CHECK(nosec_restrict_exec() == 0, "restrict: %d", errno);
-	CHECK(pthread_create(&t, NULL, exec_from_thread, NULL) == 0 &&
-	      pthread_join(t, &ret) == 0, "thread");
-	CHECK((long)ret == EPERM, "thread created after: exec errno %ld", (long)ret);
-	return PASS;
+	AS_TEST_USER();
+
+	ASSERT_EQ(0, nosec_restrict_exec()) TH_LOG("restrict: %d", errno);
+	ASSERT_TRUE(pthread_create(&t, NULL, exec_from_thread, NULL) == 0 &&
+		    pthread_join(t, &ret) == 0)
+		TH_LOG("thread");
+	ASSERT_EQ(EPERM, (long)ret) TH_LOG("thread created after: exec errno %ld", (long)ret);
 }
 
 /* ---- io_uring: an SQPOLL thread, an io-wq worker ---- */
@@ -145,7 +152,7 @@ static int ring_init(struct ring *r, unsigned int flags)
 	return r->sq == MAP_FAILED || r->cq == MAP_FAILED || r->sqes == MAP_FAILED ? -1 : 0;
 }
 
-#define RING_U32(base, off) ((_Atomic unsigned int *)((base) + (off)))
+#define RING_U32(base, off) ((atomic_uint *)((base) + (off)))
 
 /* Submit @sqe, wait for its completion: its result, or -1000 - errno. */
 static int ring_run(struct ring *r, const struct io_uring_sqe *sqe)
@@ -254,31 +261,45 @@ static int ring_case(enum ring_kind kind, int after)
 	return st;
 }
 
-static int ring_result(int st)
-{
-	SKIP_IF(st == 11, "io_uring is not available to this user");
-	CHECK(st == 0, "ring case: %d", st);
-	return PASS;
-}
+NOSEC_FIXTURE(ring);
 
-static int t_sqpoll_before(void)
-{
-	return ring_result(ring_case(RING_SQPOLL, 0));
-}
+FIXTURE_VARIANT(ring) {
+	enum ring_kind kind;
+	int after;	/* the ring made after the restriction */
+};
 
-static int t_sqpoll_after(void)
-{
-	return ring_result(ring_case(RING_SQPOLL, 1));
-}
+FIXTURE_VARIANT_ADD(ring, held_sqpoll_ring_before) {
+	.kind = RING_SQPOLL,
+	.after = 0,
+};
 
-static int t_iowq_before(void)
-{
-	return ring_result(ring_case(RING_IOWQ, 0));
-}
+FIXTURE_VARIANT_ADD(ring, held_sqpoll_ring_after) {
+	.kind = RING_SQPOLL,
+	.after = 1,
+};
 
-static int t_iowq_after(void)
+FIXTURE_VARIANT_ADD(ring, held_iowq_worker_before) {
+	.kind = RING_IOWQ,
+	.after = 0,
+};
+
+FIXTURE_VARIANT_ADD(ring, held_iowq_worker_after) {
+	.kind = RING_IOWQ,
+	.after = 1,
+};
+
+/*
+ * An io_uring's SQPOLL thread, or an io-wq worker, made before the
+ * restriction: PR_RESTRICT_ME names it and refuses; PR_RESTRICT_TSYNC
+ * then covers it.  Made after: restricted from the start.
+ */
+TEST_F(ring, restricted_like_its_owner)
 {
-	return ring_result(ring_case(RING_IOWQ, 1));
+	int st = ring_case(variant->kind, variant->after);
+
+	if (st == 11)
+		SKIP(return, "io_uring is not available to this user");
+	ASSERT_EQ(0, st) TH_LOG("ring case: exit status %d", st);
 }
 
 /* ---- a process sharing the memory ---- */
@@ -297,32 +318,36 @@ static int clone_vm_child(void *arg)
 }
 
 /* A CLONE_VM child made before: refused, with or without TSYNC; after: carries it. */
-static int t_clone_vm(void)
+TEST_F(held, held_clone_vm_child)
 {
 	pid_t child, after;
 	int tid, e;
 
-	CHECK(pipe(clone_pipe) == 0, "pipe");
+	AS_TEST_USER();
+
+	ASSERT_EQ(0, pipe(clone_pipe)) TH_LOG("pipe");
 	child = clone(clone_vm_child, clone_stack + sizeof(clone_stack),
 		      CLONE_VM | SIGCHLD, NULL);
-	CHECK(child > 0, "clone: %d", errno);
+	ASSERT_TRUE(child > 0) TH_LOG("clone: %d", errno);
 	e = restrict_exec(0, &tid);
-	CHECK(e == EBUSY && tid == child, "restrict beside a CLONE_VM child: %d, blocker %d (child %d)",
-	      e, tid, child);
+	ASSERT_TRUE(e == EBUSY && tid == child)
+		TH_LOG("restrict beside a CLONE_VM child: %d, blocker %d (child %d)", e, tid,
+		       child);
 	e = restrict_exec(PR_RESTRICT_TSYNC, &tid);
-	CHECK(e == EBUSY && tid == child, "TSYNC beside a CLONE_VM child: %d, blocker %d", e, tid);
-	CHECK(nosec_exec_restricted() == 0, "a refused restriction changed the caller");
-	CHECK(write(clone_pipe[1], "x", 1) == 1, "release");
+	ASSERT_TRUE(e == EBUSY && tid == child)
+		TH_LOG("TSYNC beside a CLONE_VM child: %d, blocker %d", e, tid);
+	ASSERT_EQ(0, nosec_exec_restricted()) TH_LOG("a refused restriction changed the caller");
+	ASSERT_EQ(1, write(clone_pipe[1], "x", 1)) TH_LOG("release");
 	e = wait_status(child);
-	CHECK(e == 0, "the unrestricted CLONE_VM child execs: %d", e);
+	ASSERT_EQ(0, e) TH_LOG("the unrestricted CLONE_VM child execs: %d", e);
 
-	CHECK(nosec_restrict_exec() == 0, "restrict alone: %d", errno);
+	ASSERT_EQ(0, nosec_restrict_exec()) TH_LOG("restrict alone: %d", errno);
 	after = clone(clone_vm_child, clone_stack + sizeof(clone_stack), CLONE_VM | SIGCHLD,
 		      NULL);
-	CHECK(after > 0 && write(clone_pipe[1], "x", 1) == 1, "clone after: %d", errno);
+	ASSERT_TRUE(after > 0 && write(clone_pipe[1], "x", 1) == 1)
+		TH_LOG("clone after: %d", errno);
 	e = wait_status(after);
-	CHECK(e == EPERM, "CLONE_VM child made after: exec errno %d", e);
-	return PASS;
+	ASSERT_EQ(EPERM, e) TH_LOG("CLONE_VM child made after: exec errno %d", e);
 }
 
 /*
@@ -369,69 +394,80 @@ static void *exiter(void *arg)
 	return NULL;
 }
 
+/* The releases take at most this long, however slow the kernel. */
+#define RELEASE_BUDGET_US	(100 * 1000000L)
+
 /*
  * On the other CPU, let the exiters go one by one, more than once per
  * PR_RESTRICT_TSYNC call, each after a spin of random length: exits land
- * at every point of the calls' walks.
+ * at every point of the calls' walks.  Where a call is slow (a debug
+ * kernel: 0.2 to 0.4 s), more of them go per call, so that the test
+ * stays within its time.
  */
 static void *exiter_releaser(void *arg)
 {
 	int n = *(int *)arg;
 	unsigned int seed = 27;
+	long gap = prctl_us * 6 / 10;
 
+	if (gap > RELEASE_BUDGET_US / n)
+		gap = RELEASE_BUDGET_US / n;
 	pin_to(1);
 	for (int i = 0; i < n; i++) {
-		exiter_spin[i] = rand_r(&seed) % (prctl_us * 50 + 1);
+		exiter_spin[i] = rand_r(&seed) % (gap * 50 + 1);
 		atomic_store(&exiter_go[i], 1);
 		syscall(SYS_futex, &exiter_go[i], FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-		usleep(prctl_us * 6 / 10 + 1);
+		usleep(gap + 1);
 	}
 	atomic_store(&exiters_released, 1);
 	return NULL;
 }
 
-static int t_clone_vm_beside_exiting_threads(void)
+TEST_F_TIMEOUT(held, held_clone_vm_child_beside_exiting_threads, 500)
 {
+	AS_TEST_USER();
+
 	pthread_attr_t attr;
 	pthread_t t;
 	pid_t child;
 	int tid, e, calls = 0, n;
 	long start;
 
-	CHECK(pipe(clone_pipe) == 0, "pipe");
+	ASSERT_EQ(0, pipe(clone_pipe)) TH_LOG("pipe");
 	child = clone(clone_vm_child, clone_stack + sizeof(clone_stack), CLONE_VM | SIGCHLD,
 		      NULL);
-	CHECK(child > 0, "clone: %d", errno);
+	ASSERT_TRUE(child > 0) TH_LOG("clone: %d", errno);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
 	for (n = 0; n < EXITERS; n++)
 		if (pthread_create(&t, &attr, exiter, &exiter_go[n]) || pthread_detach(t))
 			break;
-	CHECK(n > EXITERS / 2, "threads: %d", n);
+	ASSERT_TRUE(n > EXITERS / 2) TH_LOG("threads: %d", n);
 	pin_to(0);
 	start = now_us();
 	for (int i = 0; i < 5; i++)
 		restrict_exec(PR_RESTRICT_TSYNC, &tid);
 	prctl_us = (now_us() - start) / 5;
-	CHECK(pthread_create(&t, &attr, exiter_releaser, &n) == 0 && pthread_detach(t) == 0,
-	      "releaser");
+	ASSERT_TRUE(pthread_create(&t, &attr, exiter_releaser, &n) == 0 && pthread_detach(t) == 0)
+		TH_LOG("releaser");
 	while (!atomic_load(&exiters_released)) {
 		e = restrict_exec(PR_RESTRICT_TSYNC, &tid);
-		CHECK(e == EBUSY && tid == child,
-		      "call %d while threads exit: %d, blocker %d (the sibling is %d)",
-		      calls, e, tid, child);
+		ASSERT_TRUE(e == EBUSY && tid == child)
+			TH_LOG("call %d while threads exit: %d, blocker %d (the sibling is %d)",
+			       calls, e, tid, child);
 		calls++;
 	}
 	printf("# %d calls of %ld us while %d threads exited\n", calls, prctl_us, n);
-	CHECK(write(clone_pipe[1], "x", 1) == 1, "release");
+	ASSERT_EQ(1, write(clone_pipe[1], "x", 1)) TH_LOG("release");
 	e = wait_status(child);
-	CHECK(e == 0, "the unrestricted sibling execs: %d", e);
-	return PASS;
+	ASSERT_EQ(0, e) TH_LOG("the unrestricted sibling execs: %d", e);
 }
 
 /* A vfork child shares its parent's memory: it cannot restrict itself. */
-static int t_vfork_child(void)
+TEST_F(held, held_vfork_child_refused)
 {
+	AS_TEST_USER();
+
 	volatile int e = -1, tid = 0;
 	pid_t pid = vfork();
 
@@ -442,12 +478,11 @@ static int t_vfork_child(void)
 		tid = t;
 		_exit(0);
 	}
-	CHECK(pid > 0, "vfork: %d", errno);
+	ASSERT_TRUE(pid > 0) TH_LOG("vfork: %d", errno);
 	wait_status(pid);
-	CHECK(e == EBUSY && tid == getpid(), "restrict in a vfork child: %d, blocker %d (parent %d)",
-	      e, tid, getpid());
-	CHECK(nosec_exec_restricted() == 0, "parent unrestricted");
-	return PASS;
+	ASSERT_TRUE(e == EBUSY && tid == getpid())
+		TH_LOG("restrict in a vfork child: %d, blocker %d (parent %d)", e, tid, getpid());
+	ASSERT_EQ(0, nosec_exec_restricted()) TH_LOG("parent unrestricted");
 }
 
 /* ---- a tracee ---- */
@@ -462,7 +497,7 @@ static int seize_and_stop(pid_t pid)
 	return waitpid(pid, &status, 0) == pid ? 0 : errno;
 }
 
-static int t_tracee_refused(void)
+TEST_F(held, held_tracee_refused)
 {
 	pid_t outside = spawn_sleeper(0), pid;
 	int st;
@@ -494,13 +529,13 @@ static int t_tracee_refused(void)
 	yama_restore();
 	kill(outside, SIGKILL);
 	wait_status(outside);
-	CHECK(st == 0, "tracer case: %d", st);
-	return PASS;
+	ASSERT_EQ(0, st) TH_LOG("tracer case: %d", st);
 }
 
 /* Read and written by the tracer through ptrace. */
 static volatile long tracee_word = 42;
 
+#ifndef NOSEC_KSELFTEST	/* the module: its ioctl flag */
 /* As TEST_UID: stop *@arg as its tracer, then run probe --tracee restricted. */
 static void trace_then_restrict_all(void *arg)
 {
@@ -528,8 +563,10 @@ static void trace_then_restrict_all(void *arg)
  * one to refuse it but its tracees): the new, restricted program may only
  * let it go.
  */
-static int t_tracee_used_after(void)
+TEST_F(held, held_tracee_used_after_restrict_all)
 {
+	MODULE_ONLY("NOSEC_EXEC_RESTRICT_ALL is the module's ioctl flag");
+
 	pid_t outside = spawn_sleeper(0);
 	struct run r;
 
@@ -538,14 +575,17 @@ static int t_tracee_used_after(void)
 	yama_restore();
 	kill(outside, SIGKILL);
 	wait_status(outside);
-	CHECK(getl(&r, "peek_before") == 0, "the tracer reads its tracee before: %s", r.out);
-	CHECK(r.exec_errno == 0 && getl(&r, "end") == 1, "restricted tracer ran: %s", r.out);
-	CHECK(getl(&r, "peek") == EPERM && getl(&r, "poke") == EPERM,
-	      "restricted tracer on a tracee out of scope: peek %ld poke %ld", getl(&r, "peek"),
-	      getl(&r, "poke"));
-	CHECK(getl(&r, "detach") == 0, "it may let the tracee go: %ld", getl(&r, "detach"));
-	return PASS;
+	ASSERT_EQ(0, getl(&r, "peek_before"))
+		TH_LOG("the tracer reads its tracee before: %s", r.out);
+	ASSERT_TRUE(r.exec_errno == 0 && getl(&r, "end") == 1)
+		TH_LOG("restricted tracer ran: %s", r.out);
+	ASSERT_TRUE(getl(&r, "peek") == EPERM && getl(&r, "poke") == EPERM)
+		TH_LOG("restricted tracer on a tracee out of scope: peek %ld poke %ld",
+		       getl(&r, "peek"), getl(&r, "poke"));
+	ASSERT_EQ(0, getl(&r, "detach"))
+		TH_LOG("it may let the tracee go: %ld", getl(&r, "detach"));
 }
+#endif	/* NOSEC_KSELFTEST */
 
 /* ---- a thread storm against PR_RESTRICT_TSYNC ---- */
 
@@ -623,8 +663,10 @@ static int storm_round(int round)
 	return 0;
 }
 
-static int t_tsync_thread_storm(void)
+TEST_F_TIMEOUT(held, held_tsync_thread_storm, 300)
 {
+	AS_TEST_USER();
+
 	for (int round = 0; round < STORM_ROUNDS; round++) {
 		pid_t pid = fork();
 		int st;
@@ -632,25 +674,8 @@ static int t_tsync_thread_storm(void)
 		if (pid == 0)
 			_exit(storm_round(round));
 		st = wait_status(pid);
-		CHECK(st == 0, "round %d: %d", round, st);
+		ASSERT_EQ(0, st) TH_LOG("round %d: %d", round, st);
 	}
-	return PASS;
 }
 
-const struct test_case held_cases[] = {
-	{ "held_thread_refused_then_tsync", t_thread_refused_then_tsync },
-	{ "held_thread_created_after", t_thread_after },
-	{ "held_sqpoll_ring_before", t_sqpoll_before, 1 },
-	{ "held_sqpoll_ring_after", t_sqpoll_after, 1 },
-	{ "held_iowq_worker_before", t_iowq_before, 1 },
-	{ "held_iowq_worker_after", t_iowq_after, 1 },
-	{ "held_clone_vm_child", t_clone_vm },
-	{ "held_clone_vm_child_beside_exiting_threads", t_clone_vm_beside_exiting_threads,
-	  0, 500 },
-	{ "held_vfork_child_refused", t_vfork_child },
-	{ "held_tracee_refused", t_tracee_refused, 1 },
-	{ "held_tracee_used_after_restrict_all", t_tracee_used_after, 1, 0,
-	  "NOSEC_EXEC_RESTRICT_ALL is the module's ioctl flag" },
-	{ "held_tsync_thread_storm", t_tsync_thread_storm, 0, 300 },
-	{ NULL },
-};
+TEST_HARNESS_MAIN

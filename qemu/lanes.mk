@@ -1,0 +1,104 @@
+# The test lanes, each in a QEMU guest: included by the top Makefile, so
+# `make check`, `make test-all` and the rest run from the top of the tree.
+# What the lanes do and how long they take: docs/testing.md.
+
+.PHONY: fault-module check stress demo test-all check-real check-kernels \
+	check-lsm check-native check-debug check-debug-quick bench \
+	bench-quick bench-profile bench-build
+
+# The test build of the module, with the fault-injection knobs the suite
+# uses (Kbuild: NOSEC_FAULT_INJECT), in a tree of its own: what `make`
+# builds, nosec_exec.ko, has none.
+fault-module:
+	qemu/build-modules --fault-inject-only $(KDIR) $(CURDIR)/tests/modules
+
+# make check CASE=NAME runs only the cases whose name contains NAME;
+# FILE=NAME only those of tests/NAME_test.c (a kselftest program each).
+check: deps
+	$(MAKE) all fault-module
+	qemu/run --timeout 1200 -- /nosec/tests/run-tests \
+		$(if $(FILE),--file $(FILE)) $(CASE)
+
+# The suite plus the stress and full fuzz cases, on the stock kernel.
+stress: deps
+	$(MAKE) all fault-module
+	qemu/run --timeout 2700 --append softlockup_panic=1 -- \
+		/nosec/tests/run-tests --stress
+
+demo: deps
+	$(MAKE) all
+	qemu/run --timeout 600 -- /nosec/tests/demo.sh
+
+# The test command (README, .ci/run): every lane below, one after the
+# other; the results in results/last/ (qemu/test-all --help).
+test-all:
+	qemu/test-all
+
+# Real Debian programs (su, passwd, mount, ping, gcc, python, bwrap,
+# AppArmor...) in a guest booted on this machine's own root filesystem;
+# then the Debian packages installed there with apt, DKMS and modprobe.
+check-real:
+	qemu/deps --real
+	$(MAKE) all
+	tools/make-deb
+	qemu/check-real
+
+# The suite on every kernel Debian ships for amd64 (6.1 generic, cloud and
+# rt, the newest 6.12), each fetched into the cache, not installed.
+check-kernels:
+	qemu/deps --kernels
+	$(MAKE) userspace tests
+	qemu/check-kernels
+
+# The LSM cases on 6.1 and the newest 6.12, booted once with SELinux
+# enforcing (a policy of our own, tests/selinux/) and once with AppArmor,
+# Landlock and TOMOYO stacked as Debian boots them; then on the kernel
+# with our series, with Smack as well.
+check-lsm:
+	qemu/deps --lsm --native
+	$(MAKE) userspace tests
+	qemu/check-lsm
+
+# Our series (upstream/) on Debian's linux-source-6.12, built once into
+# the cache: its kselftests and the project's suite, with no module.
+check-native:
+	qemu/deps --native
+	$(MAKE) userspace tests
+	qemu/check-native
+
+# The suite on a debug kernel (KASAN, lockdep, kmemleak...) built from
+# Debian's linux-source-6.1, cached outside the tree.
+check-debug:
+	qemu/deps --debug
+	$(MAKE) userspace tests
+	qemu/check-debug
+
+# The same kernel and the whole suite, without the stress cases.
+check-debug-quick:
+	qemu/deps --debug
+	$(MAKE) userspace tests
+	qemu/check-debug --quick
+
+# What the module costs, in guest instructions counted by a QEMU plugin
+# (bench/): on 6.1 and on the newest 6.12, three boots each, the stock
+# kernel, the noise module and nosec_exec taking turns in each; writes
+# bench/results/KVER.json; then the execs alone on the kernel with our
+# series (bench/results/native-6.12.json), the limit the module's figures
+# are set against.  bench-quick: one short boot on 6.1 that fails
+# when a ratio passes its bound (part of the test command).
+# bench-profile: where each kind of exec spends its instructions.
+bench: bench-build
+	qemu/deps --native
+	bench/run
+	bench/run --kernel $$(qemu/kver --newest-6.12)
+	bench/run --native
+
+bench-quick: bench-build
+	bench/run --quick --gate
+
+bench-profile: bench-build
+	bench/run --profile
+
+bench-build: deps
+	$(MAKE) all
+	$(MAKE) -C bench KDIR=$(KDIR)
