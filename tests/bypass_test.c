@@ -146,6 +146,14 @@ TEST_F(bypass, bypass_shebang_chains)
 
 #define BINFMT_DIR	"/proc/sys/fs/binfmt_misc"
 
+/* Remove the handlers binfmt_setup() registers (those that exist). */
+static void binfmt_unregister(void)
+{
+	write_text(BINFMT_DIR "/nosecx", "-1");
+	write_text(BINFMT_DIR "/nosecc", "-1");
+	write_text(BINFMT_DIR "/nosecxi", "-1");
+}
+
 static int binfmt_setup(void)
 {
 	int fd = open("/nosec/kmod/binfmt_misc.ko", O_RDONLY | O_CLOEXEC);
@@ -158,9 +166,7 @@ static int binfmt_setup(void)
 	    mount("binfmt_misc", BINFMT_DIR, "binfmt_misc", 0, NULL))
 		return -1;
 	write_text(BINFMT_DIR "/status", "1");
-	write_text(BINFMT_DIR "/nosecx", "-1");
-	write_text(BINFMT_DIR "/nosecc", "-1");
-	write_text(BINFMT_DIR "/nosecxi", "-1");
+	binfmt_unregister();
 	if (write_text(BINFMT_DIR "/register",
 		       ":nosecx:E::nosecx::" FIX_PROBE_SUID ":") ||
 	    write_text(BINFMT_DIR "/register",
@@ -171,47 +177,42 @@ static int binfmt_setup(void)
 	return 0;
 }
 
+/*
+ * The runs as TEST_UID, each in a child of its own (run_prog()'s setup),
+ * so that the test, still root, removes its handlers at the end whatever
+ * the checks found.
+ */
 TEST_F(bypass, bypass_binfmt_misc_with_and_without_C)
 {
 	struct run p, n;
-	int ret = FAIL;
 
-	if (binfmt_setup())
+	if (binfmt_setup()) {
+		binfmt_unregister();
 		SKIP(return, "%s", "binfmt_misc not available in this kernel");
-	if (drop_to_user())
-		goto out;
+	}
 	/* Without C: the interpreter (setuid root) decides the creds. */
-	if (run_prog(PLAIN, FIX_MISC_PLAIN, NULL, &p) || id_field(&p, "uids", 1) != 0) {
-		printf("# plain binfmt_misc, setuid interpreter: %d %s\n", p.exec_errno,
+	EXPECT_TRUE(run_prog(PLAIN, FIX_MISC_PLAIN, setup_user, &p) == 0 &&
+		    id_field(&p, "uids", 1) == 0)
+		TH_LOG("plain binfmt_misc, setuid interpreter: %d %s", p.exec_errno,
 		       get(&p, "uids"));
-		goto out;
-	}
-	if (run_prog(NOSEC, FIX_MISC_PLAIN, NULL, &n) || id_field(&n, "uids", 1) != TEST_UID) {
-		printf("# nosec binfmt_misc: %d %s\n", n.exec_errno, get(&n, "uids"));
-		goto out;
-	}
+	EXPECT_TRUE(run_prog(NOSEC, FIX_MISC_PLAIN, setup_user, &n) == 0 &&
+		    id_field(&n, "uids", 1) == TEST_UID)
+		TH_LOG("nosec binfmt_misc: %d %s", n.exec_errno, get(&n, "uids"));
 	/* With C: the (setuid root) file itself decides the creds. */
-	if (run_prog(PLAIN, FIX_MISC_CREDS, NULL, &p) || id_field(&p, "uids", 1) != 0) {
-		printf("# plain binfmt_misc C: %d %s\n", p.exec_errno, get(&p, "uids"));
-		goto out;
-	}
-	if (run_prog(NOSEC, FIX_MISC_CREDS, NULL, &n) || id_field(&n, "uids", 1) != TEST_UID) {
-		printf("# nosec binfmt_misc C: %d %s\n", n.exec_errno, get(&n, "uids"));
-		goto out;
-	}
+	EXPECT_TRUE(run_prog(PLAIN, FIX_MISC_CREDS, setup_user, &p) == 0 &&
+		    id_field(&p, "uids", 1) == 0)
+		TH_LOG("plain binfmt_misc C: %d %s", p.exec_errno, get(&p, "uids"));
+	EXPECT_TRUE(run_prog(NOSEC, FIX_MISC_CREDS, setup_user, &n) == 0 &&
+		    id_field(&n, "uids", 1) == TEST_UID)
+		TH_LOG("nosec binfmt_misc C: %d %s", n.exec_errno, get(&n, "uids"));
 	/* The handler needs read access too. */
-	if (run_prog(PLAIN, FIX_MISC_XINTERP, NULL, &p) ||
-	    run_prog(NOSEC, FIX_MISC_XINTERP, NULL, &n) != EACCES) {
-		printf("# exec-only handler: plain %d nosec %d\n", p.exec_errno, n.exec_errno);
-		goto out;
-	}
-	if (run_prog(PLAIN, FIX_MISC_PLAIN, setup_restrict, &p) != EPERM) {
-		printf("# restricted binfmt_misc: %d\n", p.exec_errno);
-		goto out;
-	}
-	ret = PASS;
-out:
-	exit(ret);	/* the registrations go with the guest */
+	EXPECT_EQ(0, run_prog(PLAIN, FIX_MISC_XINTERP, setup_user, &p))
+		TH_LOG("exec-only handler, plain: %d", p.exec_errno);
+	EXPECT_EQ(EACCES, run_prog(NOSEC, FIX_MISC_XINTERP, setup_user, &n))
+		TH_LOG("exec-only handler, nosec: %d", n.exec_errno);
+	EXPECT_EQ(EPERM, run_prog(PLAIN, FIX_MISC_PLAIN, setup_user_restricted, &p))
+		TH_LOG("restricted binfmt_misc: %d", p.exec_errno);
+	binfmt_unregister();
 }
 
 /* ---- ptrace ---- */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -451,18 +452,20 @@ int reload_with(const char *params)
 }
 
 /*
- * The module as it ships, with its defaults: loaded if it is not (or if
- * the test build is), and with @reload unloaded and loaded again first.
+ * The module as it ships, with its defaults, and no task state left: as
+ * it is when loaded, not the test build, exec_group at -1 and no tracked
+ * task; otherwise unloaded (whichever build) and loaded again.
  */
-int module_as_shipped(int reload)
+int module_as_shipped(void)
 {
 	int shipped = access("/sys/module/" MODULE_NAME, F_OK) == 0;
 	int fault = access("/sys/module/" FAULT_MODULE_NAME, F_OK) == 0;
-
-	if (shipped && !fault && !reload)
-		return 0;
 	/* Not reload_with(): a test that missed task_free leaves entries. */
-	wait_tasks(0);
+	long tasks = shipped || fault ? wait_tasks(0) : 0;
+
+	if (shipped && !fault && tasks == 0 &&
+	    read_text("/sys/module/" MODULE_NAME "/parameters/exec_group", "-1\n"))
+		return 0;
 	if ((shipped || fault) && unload_module())
 		return -1;
 	return load_module();
@@ -606,4 +609,25 @@ void nosec_run_capture(void *arg)
 
 	dup2(1, 2);
 	execve("/nosec/bin/nosec-run", argv, environ);
+}
+
+/**
+ * log_says_after() - does the kernel log say @text after the last @marker?
+ * @marker: a line the test wrote to /dev/kmsg before the step it checks
+ * @text: what the step must have logged
+ *
+ * Return: 1 if it does, 0 if not (or the log cannot be read).
+ */
+int log_says_after(const char *marker, const char *text)
+{
+	static char log[1 << 17];
+	int n = klogctl(3, log, sizeof(log) - 1);
+	char *p, *last = NULL;
+
+	if (n <= 0)
+		return 0;
+	log[n] = 0;
+	for (p = strstr(log, marker); p; p = strstr(p + 1, marker))
+		last = p;
+	return last && strstr(last, text);
 }

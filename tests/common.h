@@ -111,13 +111,14 @@ int unload_module(void);
 int reload_with(const char *params);
 int reload_fault(const char *params);
 /* The real module, its defaults: loaded if need be (@reload: anew). */
-int module_as_shipped(int reload);
+int module_as_shipped(void);
 /* A parameter of the build loaded last. */
 int set_param(const char *name, const char *value);
 /* Write @text to an existing file (sysfs, procfs): 0 or -1. */
 int write_text(const char *path, const char *text);
 /* Does the file at @path hold exactly @text?  1 or 0. */
 int read_text(const char *path, const char *text);
+int log_says_after(const char *marker, const char *text);
 int module_probes(void);
 /* Functions whose ftrace site calls @func (enabled_functions), or -1. */
 int ftrace_sites_calling(const char *func);

@@ -12,7 +12,8 @@
 # program's -l list); a program with none is not run, and a NAME that no
 # program has fails the run.  OPTIONs after a
 # program, comma-separated, go to it first (-F,stress: not that fixture;
-# the harness stops at the first filter that matches).
+# the harness stops at the first filter that matches).  After each
+# program, "# time: PROGRAM: N s" says how long it took.
 passed=0 failed=0 skipped=0
 case_name='' matched=''
 if [ "${1:-}" = -c ] && [ $# -ge 2 ]; then
@@ -37,12 +38,14 @@ for entry in "$@"; do
 	sel="${opts:+ $opts}$sel"
 	echo "# kselftest: $prog$sel"
 	out=/tmp/kselftest.out
+	t0=$(date +%s)
 	# shellcheck disable=SC2086 # names: one word each
 	{
 		"$prog" $sel 2>&1
 		echo $? >"$out.rc"
 	} | tee "$out"
 	rc=$(cat "$out.rc")
+	echo "# time: ${prog##*/}: $(($(date +%s) - t0)) s"
 	totals=$(sed -n 's/^# Totals: //p' "$out" | tail -n 1)
 	if [ -z "$totals" ]; then
 		echo "# kselftest: $prog printed no totals (status $rc)"

@@ -204,8 +204,9 @@ static inline void nosec_reap_descendants(void)
 /*
  * NOSEC_RELOAD_FIXTURE(name): for the tests that unload, reload or
  * reconfigure the module (a program of their own, as root).  Each starts
- * with the module as it ships, loaded, and ends by loading it again with
- * its defaults, so that no test depends on what another left.  On the
+ * with the module as it ships, loaded, and ends with it so again (reloaded
+ * if the test left it otherwise: module_as_shipped()), so that no test
+ * depends on what another left.  On the
  * native series there is no module: those of its tests that still make
  * sense run as in NOSEC_FIXTURE().
  */
@@ -215,14 +216,14 @@ static inline void nosec_reap_descendants(void)
 	{								\
 		nosec_fixture_setup(_metadata);				\
 		if (!nosec_native)					\
-			ASSERT_EQ(0, module_as_shipped(0))		\
+			ASSERT_EQ(0, module_as_shipped())		\
 				TH_LOG("load " MODULE_PATH ": %s", strerror(errno)); \
 	}								\
 	FIXTURE_TEARDOWN(name)						\
 	{								\
 		nosec_reap_descendants();				\
 		if (!nosec_native)					\
-			ASSERT_EQ(0, module_as_shipped(1))		\
+			ASSERT_EQ(0, module_as_shipped())		\
 				TH_LOG("reload " MODULE_PATH ": %s", strerror(errno)); \
 	}
 
