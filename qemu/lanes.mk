@@ -3,7 +3,8 @@
 # What the lanes do and how long they take: docs/testing.md.
 
 .PHONY: fault-module check stress demo test-all check-real check-kernels \
-	check-lsm check-native check-debug check-debug-quick bench \
+	check-lsm check-native check-debug check-debug-quick check-secureboot \
+	check-secureboot-quick bench \
 	bench-quick bench-profile bench-build
 
 # The test build of the module, with the fault-injection knobs the suite
@@ -42,6 +43,23 @@ check-real:
 	$(MAKE) all
 	tools/make-deb
 	qemu/check-real
+
+# A machine with UEFI Secure Boot on (OVMF, shim, GRUB, Debian's signed
+# kernels, lockdown): the packages installed, DKMS's key enrolled through
+# MokManager, modprobe, the suite; on 6.1, then on the newest 6.12.
+# check-secureboot-quick (part of the test command): 6.1, and the suite's
+# programs that cover every hook.
+check-secureboot:
+	qemu/deps --real --secureboot
+	$(MAKE) all fault-module
+	tools/make-deb
+	qemu/check-secureboot
+
+check-secureboot-quick:
+	qemu/deps --real --secureboot
+	$(MAKE) all fault-module
+	tools/make-deb
+	qemu/check-secureboot --quick
 
 # The suite on every kernel Debian ships for amd64 (6.1 generic, cloud and
 # rt, the newest 6.12), each fetched into the cache, not installed.

@@ -84,6 +84,23 @@ static void bad_option(const char *arg)
 		fprintf(stderr, "%s: invalid option -- '%c'\n", prog, optopt);
 }
 
+/*
+ * Is the kernel locked down (Secure Boot, or lockdown= on its command
+ * line)?  Then it loads only modules signed by a key it trusts.
+ */
+static int kernel_locked_down(void)
+{
+	char mode[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	return strstr(mode, "[integrity]") || strstr(mode, "[confidentiality]");
+}
+
 /* ENOSYS: the kernel knows no AT_EXECVE_NO_TRANSITION and no prctl option. */
 static void module_not_loaded(void)
 {
@@ -91,6 +108,14 @@ static void module_not_loaded(void)
 		"%s: this kernel has no nosecurity exec: the nosec_exec module is not loaded\n"
 		"%s: load it with: modprobe nosec_exec (or insmod nosec_exec.ko)\n",
 		prog, prog);
+	if (!kernel_locked_down())
+		return;
+	fprintf(stderr,
+		"%s: this kernel is locked down (Secure Boot): it loads only modules signed by a key it trusts;\n"
+		"%s: if modprobe says \"Key was rejected by service\", enroll DKMS's key once:\n"
+		"%s: mokutil --import /var/lib/dkms/mok.pub, reboot, confirm in MokManager\n"
+		"%s: (see nosec_exec(4), SECURE BOOT)\n",
+		prog, prog, prog, prog);
 }
 
 /* Is the nosec_exec module loaded (not the series' own flag)? */
