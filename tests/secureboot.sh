@@ -88,6 +88,7 @@ if [ "$stage" = before ]; then
 	step "modprobe, refused"
 	modprobe nosec_exec >"$work/out.modprobe" 2>&1
 	rc=$?
+	sed 's/^/# /' "$work/out.modprobe"
 	check "modprobe nosec_exec is refused: \"Key was rejected by service\"" \
 		eval '[ $rc != 0 ] && grep -q "Key was rejected by service" "$work/out.modprobe"'
 	insmod /nosec/nosec_exec.ko >"$work/out.insmod" 2>&1
