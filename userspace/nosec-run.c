@@ -111,7 +111,7 @@ static void module_not_loaded(void)
 	if (!kernel_locked_down())
 		return;
 	fprintf(stderr,
-		"%s: this kernel is locked down (Secure Boot): it loads only modules signed by a key it trusts;\n"
+		"%s: this kernel is locked down (Secure Boot, or lockdown=): it loads only modules signed by a key it trusts;\n"
 		"%s: if modprobe says \"Key was rejected by service\", enroll DKMS's key once:\n"
 		"%s: mokutil --import /var/lib/dkms/mok.pub, reboot, confirm in MokManager\n"
 		"%s: (see nosec_exec(4), Secure Boot)\n",
