@@ -138,7 +138,7 @@ mokutil --test-key "$mok" >"$work/out" 2>&1
 check "DKMS's key is enrolled (mokutil --test-key) and the kernel loaded it from MokListRT" \
 	eval 'grep -q "is already enrolled" "$work/out" && [ -n "$(mok_skid)" ] &&
 	 dmesg | grep -A1 "Loading X.509 certificate: UEFI:MokListRT" |
-		grep -i "Loaded X.509 cert .$(mok_name): $(mok_skid)."'
+		grep -qi "Loaded X.509 cert .$(mok_name): $(mok_skid)."'
 if [ -n "$headers" ]; then
 	mkdir -p "/lib/modules/$kver"
 	ln -sfn "$headers" "/lib/modules/$kver/build"
