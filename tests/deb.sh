@@ -32,8 +32,6 @@ changes() {
 		grep -Ev '^\./etc/ld\.so\.cache$' |
 		grep -Ev "^\./usr/lib/modules/$kver/modules\.[a-z.]+$"
 }
-# step WHAT: a timestamp (guest uptime) in the TAP stream.
-step() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $1"; }
 user=nosecdeb
 useradd -m "$user"
 uid=$(id -u "$user")

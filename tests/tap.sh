@@ -1,8 +1,9 @@
-# tests/tap.sh: sourced by the scripts `make check-real` runs in a
-# `qemu/run --hostfs` guest (tests/real.sh, tests/systemd.sh,
-# tests/deb.sh): the scripts' common start (tap_start), TAP lines, the
-# closing "N passed, N failed[, N skipped]" line, and running a command
-# as the test user.  The script sets `work` (its scratch directory; its
+# tests/tap.sh: sourced by the scripts `make check-real` and `make
+# check-secureboot` run in a `qemu/run --hostfs` guest (tests/real.sh,
+# tests/systemd.sh, tests/deb.sh, tests/secureboot.sh): the scripts'
+# common start (tap_start), TAP lines, timestamps (step), the closing
+# "N passed, N failed[, N skipped]" line, and running a command as the
+# test user.  The script sets `work` (its scratch directory; its
 # out* files are a failing case's diagnostics) and, before as_user, `user`,
 # `uid`, `gid` and `home`.
 # shellcheck shell=bash
@@ -52,6 +53,9 @@ check() {
 			sed "s|^|# ${f##*/}: |"
 	done
 }
+
+# step WHAT: a timestamp (guest uptime) in the TAP stream.
+step() { echo "# $(cut -d' ' -f1 /proc/uptime) s: $1"; }
 
 # skip NAME REASON
 skip() {
