@@ -10,7 +10,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 			       /usr/src/linux-headers-$(KVER)) \
 		    /lib/modules/$(KVER)/build)
 
-.PHONY: all module userspace tests clean deps lint install uninstall \
+.PHONY: all module userspace tests cross clean deps lint install uninstall \
 	modules_install dkms-build check-install deb
 
 all: module userspace tests
@@ -23,6 +23,13 @@ userspace:
 
 tests: userspace
 	$(MAKE) -C tests
+
+# The userspace and the test programs for the guests of another
+# architecture, cross-built into build/ARCH/ from a copy of the sources
+# (qemu/cross-build; this tree's own build is not touched):
+# make cross ARCH=arm64.
+cross:
+	qemu/cross-build $(or $(ARCH),$(error make cross ARCH=arm64: name the architecture))
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

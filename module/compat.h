@@ -13,6 +13,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/module.h>
+#include <linux/ptrace.h>
 
 /*
  * Whether a kernel worker opens the later files of a nosecurity exec for
@@ -30,13 +31,35 @@
 #endif
 
 /*
- * struct ftrace_regs: a struct pt_regs in its first member until it became
- * opaque, with arch_ftrace_regs() to reach the architecture's layout.
+ * The registers of a hooked call, as ftrace hands them over.  Where the
+ * architecture has no ftrace_regs of its own (arm64 before 6.2: only
+ * DYNAMIC_FTRACE_WITH_REGS), they are a struct pt_regs only if the ops
+ * asks for all of them (NOSEC_FTRACE_OPS_REGS).  Where it has one, either
+ * a struct pt_regs is inside it (x86-64; in its first member until
+ * arch_ftrace_regs() made it opaque), or the architecture's accessors read
+ * its own layout (arm64 since 6.2; Kbuild: NOSEC_HAVE_FTRACE_REGS_ARGUMENT).
  */
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#define NOSEC_FTRACE_OPS_REGS	0
+#else
+#define NOSEC_FTRACE_OPS_REGS	FTRACE_OPS_FL_SAVE_REGS
+#endif
+
+#ifdef NOSEC_HAVE_FTRACE_REGS_ARGUMENT
+/* Argument @n (from 0) of the hooked call. */
+#define nosec_hook_arg(fregs, n)	ftrace_regs_get_argument(fregs, n)
+/* Where the hooked call goes on: its function, or a replacement. */
+#define nosec_hook_set_ip(fregs, ip)	ftrace_regs_set_instruction_pointer(fregs, ip)
+#else
 #ifdef arch_ftrace_regs
 #define nosec_ftrace_pt_regs(fregs)	(&arch_ftrace_regs(fregs)->regs)
 #else
 #define nosec_ftrace_pt_regs(fregs)	(&(fregs)->regs)
+#endif
+#define nosec_hook_arg(fregs, n)	\
+	regs_get_kernel_argument(nosec_ftrace_pt_regs(fregs), n)
+#define nosec_hook_set_ip(fregs, ip)	\
+	instruction_pointer_set(nosec_ftrace_pt_regs(fregs), ip)
 #endif
 
 /*
@@ -95,16 +118,6 @@ static inline void nosec_unregister_direct(struct ftrace_ops *ops,
 {
 	unregister_ftrace_direct(ip, (unsigned long)tramp);
 }
-#endif
-
-/*
- * Call-depth tracking (a retbleed mitigation): code reached by a call
- * the kernel did not account, such as a direct ftrace trampoline, counts
- * the call itself.  Nothing to do on a kernel without it.
- */
-#include <asm/nospec-branch.h>
-#ifndef CALL_DEPTH_ACCOUNT
-#define CALL_DEPTH_ACCOUNT ""
 #endif
 
 #endif /* _NOSEC_EXEC_COMPAT_H */

@@ -10,7 +10,7 @@
 #include <uapi/linux/nosec_exec.h>
 #include "task.h"
 
-struct pt_regs;
+struct ftrace_regs;
 
 /**
  * nosec_exec_banned() - may a task with these flags not exec normally?
@@ -46,7 +46,7 @@ void nosec_exec_disarm(void);
 
 /* exec_ban.c: the exec ban; every refused exec is refused here */
 int nosec_exec_refused(void);
-void nosec_ban_syscall_pre(struct pt_regs *regs);
+void nosec_ban_syscall_pre(struct ftrace_regs *regs);
 
 /* exec_nosec.c: the exec without a security transition */
 void nosec_read_checks_forget(struct nosec_task *t);

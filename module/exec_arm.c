@@ -10,23 +10,14 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
-#include <asm/syscall.h>
-#include <asm/unistd.h>
 
+#include "compat.h"
+#include "arch.h"
 #include "task.h"
 #include "exec.h"
 #include "hooks.h"
 #include "main.h"
 #include "device.h"
-
-/* The syscall ABI the ioctl came in by, and so the one execveat uses. */
-enum nosec_abi {
-	NOSEC_ABI_64,
-	NOSEC_ABI_IA32,
-	NOSEC_ABI_X32,
-};
-
-#define NOSEC_NR_ARGS	5	/* execveat's, and the ioctl's registers */
 
 /**
  * struct nosec_exec_arming - the execveat an ioctl armed
@@ -42,62 +33,15 @@ struct nosec_exec_arming {
 	unsigned long saved[NOSEC_NR_ARGS];
 };
 
-static enum nosec_abi nosec_current_abi(void)
-{
-	if (in_ia32_syscall())
-		return NOSEC_ABI_IA32;
-	if (in_x32_syscall())
-		return NOSEC_ABI_X32;
-	return NOSEC_ABI_64;
-}
-
-/* The register of argument @i in @abi's convention. */
-static unsigned long *nosec_arg_reg(struct pt_regs *regs, enum nosec_abi abi,
-				    int i)
-{
-	unsigned long *ia32[NOSEC_NR_ARGS] = {
-		&regs->bx, &regs->cx, &regs->dx, &regs->si, &regs->di,
-	};
-	unsigned long *x64[NOSEC_NR_ARGS] = {
-		&regs->di, &regs->si, &regs->dx, &regs->r10, &regs->r8,
-	};
-
-	return abi == NOSEC_ABI_IA32 ? ia32[i] : x64[i];
-}
-
-/* Is @regs the frame of the ioctl syscall, in @abi? */
-static bool nosec_is_ioctl_frame(const struct pt_regs *regs,
-				 enum nosec_abi abi)
-{
-	switch (abi) {
-	case NOSEC_ABI_IA32:
-		return regs->orig_ax == __NR_ia32_ioctl;
-	case NOSEC_ABI_X32:
-		return regs->orig_ax == (__X32_SYSCALL_BIT | __NR_x32_ioctl);
-	default:
-		return regs->orig_ax == __NR_ioctl;
-	}
-}
-
-static long nosec_execveat_nr(enum nosec_abi abi)
-{
-	switch (abi) {
-	case NOSEC_ABI_IA32:
-		return __NR_ia32_execveat;
-	case NOSEC_ABI_X32:
-		return __X32_SYSCALL_BIT | __NR_x32_execveat;
-	default:
-		return __NR_execveat;
-	}
-}
-
 static enum nosec_hook_id nosec_execveat_hook(enum nosec_abi abi)
 {
 	switch (abi) {
-	case NOSEC_ABI_IA32:
+	case NOSEC_ABI_COMPAT:
 		return NOSEC_HOOK_COMPAT_SYS_EXECVEAT;
+#ifdef NOSEC_X32_SYSCALL
 	case NOSEC_ABI_X32:
 		return NOSEC_HOOK_X32_SYS_EXECVEAT;
+#endif
 	default:
 		return NOSEC_HOOK_SYS_EXECVEAT;
 	}
@@ -151,9 +95,10 @@ void nosec_exec_disarm(void)
  * the syscall instruction that entered the ioctl run again, as execveat:
  * the argument registers get execveat's arguments, the flags word
  * AT_EXECVE_NO_TRANSITION (and NOSEC_EXEC_RESTRICT_ALL when asked), the
- * instruction pointer moves back over the two-byte syscall instruction
- * (as the kernel does to restart a syscall after a signal), and the ioctl
- * returns execveat's number, which becomes the syscall number.  The task
+ * instruction pointer moves back over the syscall instruction (as the
+ * kernel does to restart a syscall after a signal), and the syscall
+ * number becomes execveat's (nosec_arch_syscall_again(): on x86-64 the
+ * ioctl returns it, on arm64 it returns the first argument).  The task
  * enters the kernel again through the ordinary syscall path, as the
  * execveat() it is.
  *
@@ -167,9 +112,12 @@ void nosec_exec_disarm(void)
  * is the armed one or not: an arming never reaches a later exec.
  * Process context, inside the ioctl syscall.
  *
- * Return: execveat's syscall number, which the syscall exit path stores
- * as the number of the syscall the task makes next; -EINVAL when the ioctl
- * was not entered by a syscall instruction of this task; -ENOMEM.
+ * Return: what makes the syscall instruction run again as execveat (see
+ * above); -EBADF for a negative dirfd other than AT_FDCWD (execveat's own
+ * answer, given before the call: where the ioctl returns the dirfd, a
+ * value in the errno range would read as the ioctl's failure, or as a
+ * restart); -EINVAL when the ioctl was not entered by a syscall
+ * instruction of this task; -ENOMEM.
  */
 long nosec_exec_arm(const struct nosec_execveat_args *args)
 {
@@ -178,16 +126,18 @@ long nosec_exec_arm(const struct nosec_execveat_args *args)
 	struct nosec_exec_arming *a;
 	int i, ret;
 
-	if (!nosec_is_ioctl_frame(regs, abi))
+	if (args->dirfd < 0 && args->dirfd != AT_FDCWD)
+		return -EBADF;
+	if (!nosec_arch_ioctl_frame(regs, abi))
 		return -EINVAL;
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
 	a->abi = abi;
-	a->ip = regs->ip;
+	a->ip = instruction_pointer(regs);
 	/* As a C int argument reaches the kernel in each convention. */
-	a->args[0] = abi == NOSEC_ABI_IA32 ? (u32)args->dirfd :
-					     (unsigned long)(long)args->dirfd;
+	a->args[0] = abi == NOSEC_ABI_COMPAT ? (u32)args->dirfd :
+					       (unsigned long)(long)args->dirfd;
 	a->args[1] = args->pathname;
 	a->args[2] = args->argv;
 	a->args[3] = args->envp;
@@ -199,14 +149,12 @@ long nosec_exec_arm(const struct nosec_execveat_args *args)
 		return ret;
 	}
 	for (i = 0; i < NOSEC_NR_ARGS; i++) {
-		unsigned long *reg = nosec_arg_reg(regs, abi, i);
+		unsigned long *reg = nosec_syscall_arg(regs, abi, i);
 
 		a->saved[i] = *reg;
 		*reg = a->args[i];
 	}
-	/* Back over the syscall instruction: it runs again, as execveat. */
-	regs->ip -= 2;
-	return nosec_execveat_nr(abi);
+	return nosec_arch_syscall_again(regs, abi, nosec_arch_execveat_nr(abi));
 }
 
 /* Is the execveat of @regs, in @abi, the call @a armed? */
@@ -215,10 +163,10 @@ static bool nosec_arming_matches(const struct nosec_exec_arming *a,
 {
 	int i;
 
-	if (a->abi != abi || a->ip != regs->ip)
+	if (a->abi != abi || a->ip != instruction_pointer(regs))
 		return false;
 	for (i = 0; i < NOSEC_NR_ARGS; i++)
-		if (*nosec_arg_reg(regs, abi, i) != a->args[i])
+		if (*nosec_syscall_arg(regs, abi, i) != a->args[i])
 			return false;
 	return true;
 }
@@ -258,7 +206,7 @@ static long nosec_run_no_transition(struct nosec_exec_arming *a,
 	long ret;
 	int i;
 
-	*nosec_arg_reg(&call, abi, 4) &= ~(unsigned long)NOSEC_EXECVEAT_OWN_FLAGS;
+	*nosec_syscall_arg(&call, abi, 4) &= ~(unsigned long)NOSEC_EXECVEAT_OWN_FLAGS;
 	ret = (long)nosec_hook_call(nosec_execveat_hook(abi),
 				    (unsigned long)&call, 0);
 	if (nosec_exec_restarts(ret)) {
@@ -272,7 +220,8 @@ static long nosec_run_no_transition(struct nosec_exec_arming *a,
 	if (ret && a) {
 		/* The ioctl's call failed: its registers, as if it had failed. */
 		for (i = 0; i < NOSEC_NR_ARGS; i++)
-			*nosec_arg_reg(regs, abi, i) = a->saved[i];
+			*nosec_syscall_arg(regs, abi, i) = a->saved[i];
+		nosec_arch_ioctl_restore(regs, abi);
 	}
 	kfree(a);
 	return ret;
@@ -288,7 +237,7 @@ static long nosec_execveat_no_transition(const struct pt_regs *unused)
 {
 	struct pt_regs *regs = current_pt_regs();
 	enum nosec_abi abi = nosec_current_abi();
-	unsigned int at_flags = *nosec_arg_reg(regs, abi, 4);
+	unsigned int at_flags = *nosec_syscall_arg(regs, abi, 4);
 	struct nosec_task *t = nosec_task_current();
 	struct nosec_exec_arming *a;
 	bool armed;
@@ -327,9 +276,9 @@ out_put:
 
 /**
  * nosec_execveat_pre() - execveat() entry, any ABI
- * @regs: registers at the entry of __x64_sys_execveat,
- *	__ia32_compat_sys_execveat or __x64_compat_sys_execveat (first
- *	argument: the syscall's user registers)
+ * @regs: registers at the entry of execveat()'s syscall wrapper, in any
+ *	ABI (NOSEC_SYSCALL(), arch.h; first argument: the syscall's user
+ *	registers)
  *
  * Runs for every task, tracked or not (hooks.c): a call that carries
  * AT_EXECVE_NO_TRANSITION is redirected to the nosecurity exec, which
@@ -339,10 +288,10 @@ out_put:
  * nosec_execveat_no_transition() marks the task's exec and runs the
  * kernel's execveat() without the flag, which it does not know.
  */
-static void nosec_execveat_pre(struct pt_regs *regs)
+static void nosec_execveat_pre(struct ftrace_regs *regs)
 {
-	struct pt_regs *user = (struct pt_regs *)regs->di;
-	unsigned int flags = *nosec_arg_reg(user, nosec_current_abi(), 4);
+	struct pt_regs *user = (struct pt_regs *)nosec_hook_arg(regs, 0);
+	unsigned int flags = *nosec_syscall_arg(user, nosec_current_abi(), 4);
 
 	if (flags & AT_EXECVE_NO_TRANSITION) {
 		nosec_hook_redirect(regs, nosec_execveat_no_transition);
@@ -363,13 +312,16 @@ static void nosec_execveat_pre(struct pt_regs *regs)
 
 /* execveat()'s entries: the flag's way in, and the ban there. */
 const struct nosec_hook_spec nosec_exec_arm_hooks[] = {
-	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_SYS_EXECVEAT, "__x64_sys_execveat", false,
+	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_SYS_EXECVEAT, NOSEC_SYSCALL("execveat"),
+			    false,
 			    "nosecurity exec (the flag); exec ban at execveat entry"),
 	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVEAT,
-			    "__ia32_compat_sys_execveat", false,
+			    NOSEC_COMPAT_SYSCALL("execveat"), false,
 			    "nosecurity exec; exec ban at 32-bit execveat entry"),
+#ifdef NOSEC_X32_SYSCALL
 	NOSEC_EXECVEAT_HOOK(NOSEC_HOOK_X32_SYS_EXECVEAT,
-			    "__x64_compat_sys_execveat", true,
+			    NOSEC_X32_SYSCALL("execveat"), true,
 			    "nosecurity exec; exec ban at x32 execveat entry"),
+#endif
 	{}
 };

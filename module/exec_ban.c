@@ -74,13 +74,13 @@ static void nosec_exec_starts(struct nosec_task *t, unsigned int flags)
 
 /**
  * nosec_ban_syscall_pre() - deny execve/execveat of a restricted task
- * @regs: registers at the entry of __x64_sys_execve, __x64_sys_execveat or
- *	one of their compat twins
+ * @regs: registers at the entry of execve()'s or execveat()'s syscall
+ *	wrapper, in any ABI (NOSEC_SYSCALL(), arch.h)
  *
  * The call consumes any arming.  A banned call is redirected to return
  * -EPERM.
  */
-void nosec_ban_syscall_pre(struct pt_regs *regs)
+void nosec_ban_syscall_pre(struct ftrace_regs *regs)
 {
 	struct nosec_task *t = nosec_task_current();
 	unsigned int flags = t ? nosec_entry_flags(t) : 0;
@@ -100,7 +100,7 @@ void nosec_ban_syscall_pre(struct pt_regs *regs)
  *
  * A banned call is redirected to return -EPERM.
  */
-static void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
+static void nosec_ban_bprm_execve_pre(struct ftrace_regs *regs)
 {
 	struct nosec_task *t = nosec_task_current();
 	unsigned int flags = t ? nosec_entry_flags(t) : 0;
@@ -114,16 +114,18 @@ static void nosec_ban_bprm_execve_pre(struct pt_regs *regs)
 
 /* The ban's hooks: every exec entry, then the path they all share. */
 const struct nosec_hook_spec nosec_exec_ban_hooks[] = {
-	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, "__x64_sys_execve",
+	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, NOSEC_SYSCALL("execve"),
 		   nosec_ban_syscall_pre, "redirect",
 		   "exec ban at execve entry (EPERM first)"),
-	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, "__ia32_compat_sys_execve",
+	NOSEC_HOOK(NOSEC_HOOK_COMPAT_SYS_EXECVE, NOSEC_COMPAT_SYSCALL("execve"),
 		   nosec_ban_syscall_pre, "redirect",
 		   "exec ban at 32-bit execve entry (EPERM first)"),
+#ifdef NOSEC_X32_SYSCALL
 	NOSEC_OPTIONAL_HOOK(NOSEC_HOOK_X32_SYS_EXECVE,
-			    "__x64_compat_sys_execve",
+			    NOSEC_X32_SYSCALL("execve"),
 			    nosec_ban_syscall_pre, "redirect",
 			    "exec ban at x32 execve entry (EPERM first)"),
+#endif
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
 		   nosec_ban_bprm_execve_pre, "redirect",
 		   "exec ban, every entry point (EPERM; on 6.1 before the file is opened)"),

@@ -445,7 +445,8 @@ static int nosec_selinux_creds_for_exec(struct linux_binprm *bprm)
 }
 
 /* Redirect to @replacement during a nosecurity exec. */
-static void nosec_redirect_if_nosec(struct pt_regs *regs, void *replacement)
+static void nosec_redirect_if_nosec(struct ftrace_regs *regs,
+				    void *replacement)
 {
 	if (nosec_exec_nosecurity(nosec_task_flags(current)))
 		nosec_hook_redirect(regs, replacement);
@@ -455,7 +456,7 @@ static void nosec_redirect_if_nosec(struct pt_regs *regs, void *replacement)
  * nosec_bprm_check_pre() - read check on each file of a nosecurity exec
  * @regs: registers at the entry of security_bprm_check()
  */
-static void nosec_bprm_check_pre(struct pt_regs *regs)
+static void nosec_bprm_check_pre(struct ftrace_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_bprm_check);
 }
@@ -464,7 +465,7 @@ static void nosec_bprm_check_pre(struct pt_regs *regs)
  * nosec_open_exec_pre() - read check on interpreters of a nosecurity exec
  * @regs: registers at the entry of open_exec()
  */
-static void nosec_open_exec_pre(struct pt_regs *regs)
+static void nosec_open_exec_pre(struct ftrace_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_open_exec);
 }
@@ -473,7 +474,7 @@ static void nosec_open_exec_pre(struct pt_regs *regs)
  * nosec_creds_from_file_pre() - keep the caller's creds
  * @regs: registers at the entry of security_bprm_creds_from_file()
  */
-static void nosec_creds_from_file_pre(struct pt_regs *regs)
+static void nosec_creds_from_file_pre(struct ftrace_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_creds_from_file);
 }
@@ -482,7 +483,7 @@ static void nosec_creds_from_file_pre(struct pt_regs *regs)
  * nosec_cap_creds_from_file_pre() - no set-ID or file capabilities
  * @regs: registers at the entry of cap_bprm_creds_from_file()
  */
-static void nosec_cap_creds_from_file_pre(struct pt_regs *regs)
+static void nosec_cap_creds_from_file_pre(struct ftrace_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_cap_creds_from_file);
 }
@@ -491,7 +492,7 @@ static void nosec_cap_creds_from_file_pre(struct pt_regs *regs)
  * nosec_selinux_creds_for_exec_pre() - SELinux judges the exec in place
  * @regs: registers at the entry of selinux_bprm_creds_for_exec()
  */
-static void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs)
+static void nosec_selinux_creds_for_exec_pre(struct ftrace_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_selinux_creds_for_exec);
 }
@@ -505,9 +506,9 @@ static void nosec_selinux_creds_for_exec_pre(struct pt_regs *regs)
  * last gate kills, should that hook have missed).  The task has an entry:
  * setting a bit neither sleeps nor fails.
  */
-static void nosec_tomoyo_assign_domain_pre(struct pt_regs *regs)
+static void nosec_tomoyo_assign_domain_pre(struct ftrace_regs *regs)
 {
-	if (regs->si && nosec_exec_nosecurity(nosec_task_flags(current)))
+	if (nosec_hook_arg(regs, 1) && nosec_exec_nosecurity(nosec_task_flags(current)))
 		nosec_task_set_flags(NOSEC_TASK_LSM_MOVED);
 }
 
@@ -572,9 +573,9 @@ static bool nosec_exec_checked(const struct linux_binprm *bprm,
  * should have been denied, or a nosecurity exec whose creds are not the
  * caller's, gets SIGKILL before it reaches userspace.
  */
-static void nosec_committing_creds_pre(struct pt_regs *regs)
+static void nosec_committing_creds_pre(struct ftrace_regs *regs)
 {
-	struct linux_binprm *bprm = (struct linux_binprm *)regs->di;
+	struct linux_binprm *bprm = (struct linux_binprm *)nosec_hook_arg(regs, 0);
 	struct nosec_task *t;
 	unsigned int flags;
 

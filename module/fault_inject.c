@@ -96,12 +96,14 @@ bool nosec_fault_miss(const char *symbol)
 /**
  * nosec_fault_ibt_guard() - check test_ibt_target as an indirect target
  *
- * Context: load time.  Shows the IBT guard refusing an address without
- * endbr64 (4 bytes into a function, or a function whose endbr64 the
- * kernel sealed): the module itself branches to no such address.
+ * Context: load time.  Shows the branch guard (IBT, BTI) refusing an
+ * address without a landing pad (4 bytes into a function, or a function
+ * whose endbr64 the kernel sealed): the module itself branches to no such
+ * address.
  *
  * Return: 0 without test_ibt_target or when "SYMBOL[+OFFSET]" starts with
- * endbr64 (always, on a kernel without IBT), else the guard's error.
+ * a landing pad (always, on a kernel that does not check), else the
+ * guard's error.
  */
 int nosec_fault_ibt_guard(void)
 {
@@ -121,7 +123,7 @@ int nosec_fault_ibt_guard(void)
 	ret = nosec_function_entry(symbol, &addr);
 	if (ret)
 		return ret;
-	return nosec_ibt_check(test_ibt_target, addr + off);
+	return nosec_branch_check(test_ibt_target, addr + off);
 }
 
 /**

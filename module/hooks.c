@@ -14,24 +14,25 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
-#include <asm/ibt.h>
 
 #include "compat.h"
+#include "arch.h"
 #include "task.h"
 #include "hooks.h"
 #include "fault_inject.h"
 
-#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
-#error "nosec_exec needs DYNAMIC_FTRACE_WITH_ARGS (x86-64)"
+/* A hook redirects a call by the instruction pointer ftrace returns to. */
+#if !defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && \
+	!defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS)
+#error "nosec_exec needs DYNAMIC_FTRACE_WITH_ARGS or DYNAMIC_FTRACE_WITH_REGS"
 #endif
 
 /**
  * struct nosec_hook - one hooked kernel function, placed
  * @s: what its concern states (struct nosec_hook_spec)
  * @direct_ops: the ftrace_ops of the direct call, where the kernel wants one
- * @addr: the function's address (its ftrace site), while the hook is
- *	installed
+ * @addr: the function's ftrace site, while the hook is installed
+ * @entry: where a call from the module enters the function (nosec_hook_call())
  * @missed: hits dropped (only the test build drops any: test_miss)
  * @miss: the test build's test_miss names this hook (never set otherwise)
  */
@@ -39,6 +40,7 @@ struct nosec_hook {
 	struct nosec_hook_spec s;
 	struct ftrace_ops direct_ops;
 	unsigned long addr;
+	unsigned long entry;
 	atomic_long_t missed;
 	bool miss;
 };
@@ -87,9 +89,10 @@ static struct ftrace_ops nosec_ftrace_ops;
 
 /*
  * The function's address, without arming anything: a disabled kprobe.
- * It is the function's ftrace site (after an endbr64, or its seal) when
- * the function has one: then @ftrace_site says so, from the kernel's own
- * table (the kprobe uses ftrace there).
+ * Where kprobes use ftrace (x86-64), it is the function's ftrace site
+ * (after an endbr64, or its seal) when the function has one, and
+ * @ftrace_site says so, from the kernel's own table; elsewhere (arm64)
+ * it is the function's first instruction.
  */
 static int nosec_symbol_address(const char *symbol, unsigned long *addr,
 				bool *ftrace_site)
@@ -152,7 +155,7 @@ static __always_inline struct nosec_hook *nosec_hook_at(unsigned long ip)
  * The addresses of the hooks that run for every task (@every_task), for
  * the one check that hits of the others make while no task carries state.
  */
-#define NOSEC_EVERY_TASK_HOOKS	3	/* execveat: 64-bit, ia32, x32 */
+#define NOSEC_EVERY_TASK_HOOKS	4	/* execveat's three ABIs, or two and prctl */
 static unsigned long nosec_every_task_addrs[NOSEC_EVERY_TASK_HOOKS];
 
 static void nosec_every_task_add(const struct nosec_hook *h)
@@ -178,8 +181,8 @@ static __always_inline bool nosec_hook_for_every_task(unsigned long ip)
 	return false;
 }
 
-/* Indirect-branch targets the IBT guard found an endbr64 at. */
-static unsigned int nosec_ibt_checked;
+/* Indirect-branch targets the branch guard found a landing pad at. */
+static unsigned int nosec_branch_checked;
 
 /* The module's core text: a call from there is the module's own. */
 static unsigned long nosec_text_base, nosec_text_size;
@@ -201,7 +204,7 @@ static __always_inline bool nosec_called_by_module(unsigned long parent_ip)
  */
 static void notrace nosec_hook_dispatch(unsigned long ip,
 					unsigned long parent_ip,
-					struct pt_regs *regs)
+					struct ftrace_regs *regs)
 {
 	struct nosec_hook *h = nosec_hook_at(ip);
 
@@ -215,7 +218,7 @@ static void notrace nosec_hook_dispatch(unsigned long ip,
 
 /*
  * The ftrace callback of every handler hook.  @fregs holds the arguments
- * and ip that ftrace_caller saved (no SAVE_REGS), as a struct pt_regs.
+ * and ip that ftrace's caller saved (compat.h: nosec_hook_arg()).
  */
 static void notrace nosec_hook_callback(unsigned long ip,
 					unsigned long parent_ip,
@@ -225,12 +228,12 @@ static void notrace nosec_hook_callback(unsigned long ip,
 	/* No task carries state: a no-op, but for execveat's entries. */
 	if (likely(!nosec_task_count()) && !nosec_hook_for_every_task(ip))
 		return;
-	nosec_hook_dispatch(ip, parent_ip, nosec_ftrace_pt_regs(fregs));
+	nosec_hook_dispatch(ip, parent_ip, fregs);
 }
 
 static int nosec_hook_resolve(struct nosec_hook *h)
 {
-	unsigned long addr = 0;
+	unsigned long addr = 0, site, entry;
 	bool ftrace_site;
 	int ret;
 
@@ -243,16 +246,22 @@ static int nosec_hook_resolve(struct nosec_hook *h)
 		return ret;
 	/*
 	 * The module hooks the function at its ftrace site and enters it
-	 * there (nosec_hook_call()): the address must be that site, as
-	 * ftrace's own table has it, or the kernel is not one the module
-	 * knows (a function without an ftrace site at its entry).
+	 * at a place the architecture knows (nosec_hook_call()): the
+	 * function must have the site its architecture's compiler puts at
+	 * the entry, or the kernel is not one the module knows.
 	 */
-	if (!ftrace_site) {
+	if (!nosec_arch_ftrace_site(addr, ftrace_site, &site, &entry)) {
 		pr_err("%s: no ftrace site at its entry (%pS): unknown kernel\n",
 		       h->s.symbol, (void *)addr);
 		return -ENOEXEC;
 	}
-	h->addr = addr;
+	if (nosec_arch_entered_by_call()) {
+		ret = nosec_branch_check(h->s.symbol, entry);
+		if (ret)
+			return ret;
+	}
+	h->addr = site;
+	h->entry = entry;
 	if (h->s.direct)
 		return 0;
 	ret = ftrace_set_filter_ip(&nosec_ftrace_ops, h->addr, 0, 0);
@@ -276,14 +285,16 @@ void nosec_hooks_forget(void)
 	ftrace_free_filter(&nosec_ftrace_ops);
 	memset(nosec_hook_slots, 0, sizeof(nosec_hook_slots));
 	memset(nosec_every_task_addrs, 0, sizeof(nosec_every_task_addrs));
-	for (i = 0; i < NOSEC_NR_HOOKS; i++)
+	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
 		nosec_hooks[i].addr = 0;
+		nosec_hooks[i].entry = 0;
+	}
 }
 
 /**
  * nosec_hooks_prepare() - find every hooked function, place nothing
  *
- * Return: 0 when the IBT guard passes, every address is known and is its
+ * Return: 0 when the branch guard passes, every address is known and is its
  * function's ftrace site, and the ftrace filter is set (the
  * steps that can fail before any hook goes live), or the error of the
  * first symbol that could not be found, after undoing everything; the log
@@ -296,7 +307,7 @@ int nosec_hooks_prepare(void)
 	ret = nosec_hooks_gather();
 	if (ret)
 		return ret;
-	ret = nosec_ibt_guard();
+	ret = nosec_branch_guard();
 	if (ret)
 		return ret;
 	nosec_module_text(THIS_MODULE, &nosec_text_base, &nosec_text_size);
@@ -305,9 +316,10 @@ int nosec_hooks_prepare(void)
 	 * IPMODIFY: handlers redirect.  PERMANENT: the ftrace_enabled sysctl
 	 * cannot turn the hooks off while they are registered (it fails with
 	 * EBUSY), as for livepatch.  No RECURSION: see nosec_hook_dispatch().
+	 * All the registers where only they hold the arguments (compat.h).
 	 */
 	nosec_ftrace_ops.flags = FTRACE_OPS_FL_IPMODIFY |
-				 FTRACE_OPS_FL_PERMANENT;
+				 FTRACE_OPS_FL_PERMANENT | NOSEC_FTRACE_OPS_REGS;
 	for (i = 0; i < NOSEC_NR_HOOKS; i++) {
 		struct nosec_hook *h = &nosec_hooks[i];
 
@@ -426,10 +438,11 @@ void nosec_hooks_remove(void)
  * @arg0: the function's first argument
  * @arg1: its second argument, or 0 (no hooked function takes more)
  *
- * Enters the function at its ftrace site by a return, never by an
- * indirect call (call_original.S); the hook's dispatcher lets the call
- * through, since it comes from the module.  Only while the hooks are
- * installed.
+ * Enters the function where its architecture's nosec_call_original()
+ * can (x86-64: at the ftrace site, by a return; arm64: at its first
+ * instruction, by a call the branch guard checked); the hook's dispatcher
+ * lets the call through, since it comes from the module.  Only while the
+ * hooks are installed.
  *
  * Return: the function's return value, in a register's width; the caller
  * narrows it to the function's return type.
@@ -437,29 +450,7 @@ void nosec_hooks_remove(void)
 unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
 			      unsigned long arg1)
 {
-	return nosec_call_original(arg0, arg1, 0, 0, 0, nosec_hooks[id].addr);
-}
-
-/* The 4 bytes of kernel text at @addr, little-endian; false if unreadable. */
-static bool nosec_text32(unsigned long addr, u32 *insn)
-{
-	return !copy_from_kernel_nofault(insn, (void *)addr, sizeof(*insn));
-}
-
-/* Does the kernel text at @addr hold an endbr64 (f3 0f 1e fa), not its seal? */
-static bool nosec_endbr_at(unsigned long addr)
-{
-	u32 insn;
-
-	return nosec_text32(addr, &insn) && insn == 0xfa1e0ff3;
-}
-
-/* Was there an endbr64 at @addr when the kernel was built (maybe sealed)? */
-static bool nosec_endbr_or_seal_at(unsigned long addr)
-{
-	u32 insn;
-
-	return nosec_text32(addr, &insn) && is_endbr(insn);
+	return nosec_call_original(arg0, arg1, 0, 0, 0, nosec_hooks[id].entry);
 }
 
 /**
@@ -467,9 +458,10 @@ static bool nosec_endbr_or_seal_at(unsigned long addr)
  * @symbol: the function
  * @addr: where the address goes
  *
- * The kprobe lookup steps over an endbr64 (or its seal), which a pointer
- * to the function points at: the address is stepped back over it.  For
- * comparing with a function pointer the kernel stored; never called.
+ * The kprobe lookup may step over a landing pad (x86-64's endbr64, or its
+ * seal), which a pointer to the function points at: the architecture
+ * steps back over it.  For comparing with a function pointer the kernel
+ * stored; never called.
  *
  * Return: 0, or the lookup's error (-ENOENT: no such function).
  */
@@ -481,76 +473,78 @@ int nosec_function_entry(const char *symbol, unsigned long *addr)
 	ret = nosec_symbol_address(symbol, addr, &ftrace_site);
 	if (ret)
 		return ret;
-	if (HAS_KERNEL_IBT && nosec_endbr_or_seal_at(*addr - ENDBR_INSN_SIZE))
-		*addr -= ENDBR_INSN_SIZE;
+	*addr = nosec_arch_function_pointer(*addr);
 	return 0;
 }
 
 /**
- * nosec_ibt_check() - may the module branch indirectly to @addr?
+ * nosec_branch_check() - may the module branch indirectly to @addr?
  * @what: the target, for the log
  * @addr: its address
  *
- * On a kernel built with X86_KERNEL_IBT an indirect call or jump must land
- * on an endbr64, or the CPU raises a control-protection fault; the kernel
- * also seals the endbr64 of functions whose address it never takes.
+ * On a kernel that checks indirect branches (x86-64's X86_KERNEL_IBT,
+ * arm64's BTI for the kernel), an indirect call or jump must land on a
+ * landing pad (endbr64; a BTI or PACIxSP instruction), or the CPU faults;
+ * x86-64 also seals the endbr64 of functions whose address it never takes.
  *
- * Return: 0 (always, on a kernel without IBT), or -ENOEXEC with the
- * target named in the kernel log.
+ * Return: 0 (always, on a kernel that does not check), or -ENOEXEC with
+ * the target named in the kernel log.
  */
-int nosec_ibt_check(const char *what, unsigned long addr)
+int nosec_branch_check(const char *what, unsigned long addr)
 {
-	if (!HAS_KERNEL_IBT)
+	if (!nosec_arch_branch_checked())
 		return 0;
-	if (!nosec_endbr_at(addr)) {
-		pr_err("%s at %pS does not start with endbr64: an indirect branch there would fault (IBT); not loading\n",
-		       what, (void *)addr);
+	if (!nosec_arch_branch_pad(addr)) {
+		pr_err("%s at %pS does not start with %s: an indirect branch there would fault; not loading\n",
+		       what, (void *)addr, NOSEC_ARCH_BRANCH_PAD);
 		return -ENOEXEC;
 	}
-	nosec_ibt_checked++;
+	nosec_branch_checked++;
 	return 0;
 }
 
 /**
- * nosec_ibt_guard() - check every address reached by an indirect branch
+ * nosec_branch_guard() - check every address reached by an indirect branch
  *
- * Context: load time.  The module reaches kernel functions by a return,
- * never an indirect branch (nosec_hook_call()); its own handlers are
- * reached by indirect calls: the dispatcher's, and ftrace's to the ops
- * callback.  A module built without the kernel's -fcf-protection=branch
- * (a stray compiler, a hand-written Makefile) has no endbr64 there and
- * would fault at the first hook hit: on an IBT kernel, every such target
- * is checked before any hook is placed, and counted (stats: ibt_checked).
+ * Context: load time.  The module's own handlers are reached by indirect
+ * calls: the dispatcher's, and ftrace's to the ops callback; on arm64 the
+ * hooked functions too, entered by a call (nosec_hook_call()).  A module
+ * built without the kernel's branch-protection flags (a stray compiler, a
+ * hand-written Makefile) has no landing pad there and would fault at the
+ * first hook hit: on a kernel that checks, every such target is checked
+ * before any hook is placed, and counted (stats: ibt_checked; x86-64
+ * seals its functions, so the hooked ones are entered by a return there).
  *
  * Return: 0, or -ENOEXEC with the target named in the kernel log.
  */
-int nosec_ibt_guard(void)
+int nosec_branch_guard(void)
 {
 	int i, ret;
 
-	nosec_ibt_checked = 0;
-	if (!HAS_KERNEL_IBT)
+	nosec_branch_checked = 0;
+	if (!nosec_arch_branch_checked())
 		return 0;
-	ret = nosec_ibt_check("nosec_hook_callback",
-			      (unsigned long)nosec_hook_callback);
+	ret = nosec_branch_check("nosec_hook_callback",
+				 (unsigned long)nosec_hook_callback);
 	for (i = 0; i < NOSEC_NR_HOOKS && !ret; i++) {
 		const struct nosec_hook_spec *s = &nosec_hooks[i].s;
 
 		if (s->handler)
-			ret = nosec_ibt_check(s->symbol,
-					      (unsigned long)s->handler);
+			ret = nosec_branch_check(s->symbol,
+						 (unsigned long)s->handler);
 	}
 	return ret ?: nosec_fault_ibt_guard();
 }
 
 /**
- * nosec_ibt_targets_checked() - targets the IBT guard verified at load
+ * nosec_branch_targets_checked() - targets the branch guard verified at load
  *
- * Return: how many addresses had an endbr64 (0 on a kernel without IBT).
+ * Return: how many addresses had a landing pad (0 on a kernel that does
+ * not check indirect branches).
  */
-unsigned int nosec_ibt_targets_checked(void)
+unsigned int nosec_branch_targets_checked(void)
 {
-	return nosec_ibt_checked;
+	return nosec_branch_checked;
 }
 
 /**
@@ -573,7 +567,7 @@ unsigned long nosec_hooks_missed(void)
  * @regs: registers at the hooked function's entry
  * @replacement: module function with the hooked function's prototype
  */
-void nosec_hook_redirect(struct pt_regs *regs, void *replacement)
+void nosec_hook_redirect(struct ftrace_regs *regs, void *replacement)
 {
-	instruction_pointer_set(regs, (unsigned long)replacement);
+	nosec_hook_set_ip(regs, (unsigned long)replacement);
 }

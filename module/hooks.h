@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nosec_exec - the hooks: their ids, how a concern states its own, and the
- * helpers their handlers share (hooks.c, call_original.S)
+ * helpers their handlers share (hooks.c)
  */
 #ifndef _NOSEC_EXEC_HOOKS_H
 #define _NOSEC_EXEC_HOOKS_H
 
 #include <linux/types.h>
+#include "arch.h"
+#include "compat.h"
 
-struct pt_regs;
+struct ftrace_regs;
 
 /* In install order (hooks.c): enforcement first. */
 enum nosec_hook_id {
@@ -16,8 +18,10 @@ enum nosec_hook_id {
 	NOSEC_HOOK_SYS_EXECVEAT,
 	NOSEC_HOOK_COMPAT_SYS_EXECVE,
 	NOSEC_HOOK_COMPAT_SYS_EXECVEAT,
+#ifdef NOSEC_X32_SYSCALL
 	NOSEC_HOOK_X32_SYS_EXECVE,
 	NOSEC_HOOK_X32_SYS_EXECVEAT,
+#endif
 	NOSEC_HOOK_BPRM_EXECVE,
 	NOSEC_HOOK_BPRM_CHECK,
 	NOSEC_HOOK_OPEN_EXEC,
@@ -46,11 +50,11 @@ enum nosec_hook_id {
 
 /*
  * A hook handler: runs at the entry of the hooked function, with its
- * arguments in @regs, preemption off; it may redirect the call.  Only the
- * argument registers and the instruction pointer of @regs are valid (the
- * hooks save no more).  Calls made from the module itself are not hooked.
+ * arguments in @regs (read with nosec_hook_arg(), compat.h), preemption
+ * off; it may redirect the call (nosec_hook_redirect()).  Calls made from
+ * the module itself are not hooked.
  */
-typedef void (*nosec_hook_fn)(struct pt_regs *regs);
+typedef void (*nosec_hook_fn)(struct ftrace_regs *regs);
 
 /**
  * struct nosec_hook_spec - one hooked kernel function, as a concern states it
@@ -121,16 +125,11 @@ int nosec_hooks_enable(void);
 void nosec_hooks_remove(void);
 unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
 			      unsigned long arg1);
-int nosec_ibt_guard(void);
-int nosec_ibt_check(const char *what, unsigned long addr);
-unsigned int nosec_ibt_targets_checked(void);
+int nosec_branch_guard(void);
+int nosec_branch_check(const char *what, unsigned long addr);
+unsigned int nosec_branch_targets_checked(void);
 int nosec_function_entry(const char *symbol, unsigned long *addr);
-
-/* call_original.S: fn(a0, ..., a4), entered by a return. */
-unsigned long nosec_call_original(unsigned long a0, unsigned long a1,
-				  unsigned long a2, unsigned long a3,
-				  unsigned long a4, unsigned long fn);
 unsigned long nosec_hooks_missed(void);
-void nosec_hook_redirect(struct pt_regs *regs, void *replacement);
+void nosec_hook_redirect(struct ftrace_regs *regs, void *replacement);
 
 #endif /* _NOSEC_EXEC_HOOKS_H */

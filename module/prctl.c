@@ -9,8 +9,6 @@
 #include <linux/stringify.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
-#include <asm/ibt.h>
-#include <asm/linkage.h>
 #include <uapi/linux/nosec_exec.h>
 
 #include "compat.h"
@@ -122,7 +120,8 @@ static int nosec_prctl_option(int option, unsigned long arg2,
  * @arg4: fourth prctl() argument
  * @arg5: fifth prctl() argument
  *
- * Reached from nosec_prctl_direct, in place of security_task_prctl(),
+ * Reached in place of security_task_prctl(), from the direct call
+ * (arch/x86/prctl_direct.c) or the handler (nosec_task_prctl_pre()),
  * by any task, restricted or not; it may sleep (allocation, user copies),
  * so it holds a module reference while it works.  Its first and last
  * instructions, outside the reference, are covered by
@@ -144,37 +143,7 @@ __visible int nosec_task_prctl(int option, unsigned long arg2,
 	return ret;
 }
 
-/*
- * nosec_prctl_direct - what security_task_prctl() calls at its entry: a
- * direct ftrace call, not the ftrace_ops of the other hooks, because every
- * prctl() on the machine comes here and two comparisons should be all that
- * the others pay.  For the module's options (contiguous, see nosec.h) it
- * overwrites its return address with nosec_task_prctl(), as an IPMODIFY ftrace
- * hook would: nosec_task_prctl() runs in place of security_task_prctl(), with
- * its arguments, and returns to its caller.  As the kernel's own direct
- * trampolines do, it counts the call that reached it for call-depth
- * tracking, where the kernel has it.
- */
-asm("	.pushsection	.text, \"ax\", @progbits\n"
-"	.type		nosec_prctl_direct, @function\n"
-"	.globl		nosec_prctl_direct\n"
-"nosec_prctl_direct:\n"
-	ASM_ENDBR
-	/* ftrace's call to a direct trampoline is not accounted: count it. */
-	CALL_DEPTH_ACCOUNT
-"	cmpl	$" __stringify(PR_RESTRICT_ME) ", %edi\n"
-"	jb	1f\n"
-"	cmpl	$" __stringify(PR_GET_FORCE_EXECVE_NOSECURITY) ", %edi\n"
-"	jbe	2f\n"
-"1:\n"
-	ASM_RET
-"2:	leaq	nosec_task_prctl(%rip), %r11\n"
-"	movq	%r11, (%rsp)\n"
-	ASM_RET
-"	.size		nosec_prctl_direct, .-nosec_prctl_direct\n"
-"	.popsection\n"
-);
-
+#ifdef NOSEC_ARCH_PRCTL_DIRECT
 /* The prctl options: a direct ftrace call, not a handler. */
 const struct nosec_hook_spec nosec_prctl_hooks[] = {
 	NOSEC_DIRECT_HOOK(NOSEC_HOOK_TASK_PRCTL, "security_task_prctl",
@@ -182,3 +151,26 @@ const struct nosec_hook_spec nosec_prctl_hooks[] = {
 			  "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY"),
 	{}
 };
+#else
+/*
+ * security_task_prctl()'s entry, for any task: the module's options
+ * (contiguous, see prctl.h) go to nosec_task_prctl(), with the same
+ * arguments; every other option goes on to the kernel's LSMs.
+ */
+static void nosec_task_prctl_pre(struct ftrace_regs *regs)
+{
+	unsigned long option = (unsigned int)nosec_hook_arg(regs, 0);
+
+	if (option - PR_RESTRICT_ME <= PR_GET_FORCE_EXECVE_NOSECURITY - PR_RESTRICT_ME)
+		nosec_hook_redirect(regs, nosec_task_prctl);
+}
+
+/* The prctl options: a handler that runs for every task. */
+const struct nosec_hook_spec nosec_prctl_hooks[] = {
+	{ .id = NOSEC_HOOK_TASK_PRCTL, .symbol = "security_task_prctl",
+	  .handler = nosec_task_prctl_pre, .kind = "redirect",
+	  .what = "PR_RESTRICT_ME, PR_GET_RESTRICT, PR_[SG]ET_FORCE_EXECVE_NOSECURITY",
+	  .every_task = true },
+	{}
+};
+#endif

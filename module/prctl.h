@@ -8,11 +8,10 @@
 #include <linux/build_bug.h>
 #include <uapi/linux/nosec_exec.h>
 
-void nosec_prctl_direct(void);
 int nosec_task_prctl(int option, unsigned long arg2, unsigned long arg3,
 		     unsigned long arg4, unsigned long arg5);
 
-/* nosec_prctl_direct relies on the four options being contiguous. */
+/* The prctl hooks (prctl.c, arch/x86) rely on the options being contiguous. */
 static_assert(PR_GET_RESTRICT - PR_RESTRICT_ME == 1 &&
 	      PR_SET_FORCE_EXECVE_NOSECURITY - PR_RESTRICT_ME == 2 &&
 	      PR_GET_FORCE_EXECVE_NOSECURITY - PR_RESTRICT_ME == 3);

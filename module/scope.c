@@ -17,7 +17,7 @@
 #include "scope.h"
 #include "stats.h"
 
-static void nosec_scope_deny(struct pt_regs *regs, void *replacement)
+static void nosec_scope_deny(struct ftrace_regs *regs, void *replacement)
 {
 	atomic_long_inc(&nosec_stats.scope_denied);
 	nosec_hook_redirect(regs, replacement);
@@ -92,9 +92,9 @@ void nosec_scope_prepare(void)
  * A denied access is redirected to return -EPERM; ptrace_may_access()
  * then refuses, and each route answers as it does for a refused access.
  */
-static void nosec_ptrace_access_pre(struct pt_regs *regs)
+static void nosec_ptrace_access_pre(struct ftrace_regs *regs)
 {
-	struct task_struct *child = (struct task_struct *)regs->di;
+	struct task_struct *child = (struct task_struct *)nosec_hook_arg(regs, 0);
 
 	if (!nosec_may_reach(nosec_task_flags(current), nosec_task_flags(child)))
 		nosec_scope_deny(regs, nosec_ptrace_access_denied);
@@ -105,17 +105,18 @@ static void nosec_ptrace_access_pre(struct pt_regs *regs)
  * @regs: registers at the entry of security_ptrace_traceme() (first
  *	argument: the parent, which becomes the tracer of current)
  */
-static void nosec_ptrace_traceme_pre(struct pt_regs *regs)
+static void nosec_ptrace_traceme_pre(struct ftrace_regs *regs)
 {
-	struct task_struct *parent = (struct task_struct *)regs->di;
+	struct task_struct *parent = (struct task_struct *)nosec_hook_arg(regs, 0);
 
 	if (!nosec_may_reach(nosec_task_flags(parent), nosec_task_flags(current)))
 		nosec_scope_deny(regs, nosec_ptrace_traceme_denied);
 }
 
-static void nosec_ptrace_request_check(struct pt_regs *regs, long request)
+static void nosec_ptrace_request_check(struct ftrace_regs *regs,
+				       long request)
 {
-	struct task_struct *child = (struct task_struct *)regs->di;
+	struct task_struct *child = (struct task_struct *)nosec_hook_arg(regs, 0);
 
 	if (request == PTRACE_DETACH)
 		return;
@@ -129,9 +130,9 @@ static void nosec_ptrace_request_check(struct pt_regs *regs, long request)
  *	as a long), which ptrace(2) calls for every request on an attached
  *	tracee
  */
-static void nosec_ptrace_request_pre(struct pt_regs *regs)
+static void nosec_ptrace_request_pre(struct ftrace_regs *regs)
 {
-	nosec_ptrace_request_check(regs, (long)regs->si);
+	nosec_ptrace_request_check(regs, (long)nosec_hook_arg(regs, 1));
 }
 
 /**
@@ -139,9 +140,9 @@ static void nosec_ptrace_request_pre(struct pt_regs *regs)
  * @regs: registers at the entry of compat_arch_ptrace() (the tracee, the
  *	request as a 32-bit compat_long_t)
  */
-static void nosec_compat_ptrace_request_pre(struct pt_regs *regs)
+static void nosec_compat_ptrace_request_pre(struct ftrace_regs *regs)
 {
-	nosec_ptrace_request_check(regs, (s32)regs->si);
+	nosec_ptrace_request_check(regs, (s32)nosec_hook_arg(regs, 1));
 }
 
 /**
@@ -152,11 +153,11 @@ static void nosec_compat_ptrace_request_pre(struct pt_regs *regs)
  * prlimit64() calls do_prlimit() on the task it named once the kernel's
  * own permission check has passed; setrlimit() calls it on current.
  */
-static void nosec_prlimit_pre(struct pt_regs *regs)
+static void nosec_prlimit_pre(struct ftrace_regs *regs)
 {
-	struct task_struct *tsk = (struct task_struct *)regs->di;
+	struct task_struct *tsk = (struct task_struct *)nosec_hook_arg(regs, 0);
 
-	if (!regs->dx || tsk == current)
+	if (!nosec_hook_arg(regs, 2) || tsk == current)
 		return;
 	if (!nosec_may_reach(nosec_task_flags(current), nosec_task_flags(tsk)))
 		nosec_scope_deny(regs, nosec_prlimit_denied);
@@ -167,9 +168,9 @@ static void nosec_prlimit_pre(struct pt_regs *regs)
  * @regs: registers at the entry of security_file_ioctl() or
  *	security_file_ioctl_compat() (second argument: the command)
  */
-static void nosec_file_ioctl_pre(struct pt_regs *regs)
+static void nosec_file_ioctl_pre(struct ftrace_regs *regs)
 {
-	if ((unsigned int)regs->si != TIOCSTI)
+	if ((unsigned int)nosec_hook_arg(regs, 1) != TIOCSTI)
 		return;
 	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
 		nosec_scope_deny(regs, nosec_file_ioctl_denied);
@@ -180,7 +181,7 @@ static void nosec_file_ioctl_pre(struct pt_regs *regs)
  * @regs: registers at the entry of set_selection_user() (TIOCL_SETSEL) or
  *	paste_selection() (TIOCL_PASTESEL)
  */
-static void nosec_selection_pre(struct pt_regs *regs)
+static void nosec_selection_pre(struct ftrace_regs *regs)
 {
 	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
 		nosec_scope_deny(regs, nosec_selection_denied);
@@ -197,10 +198,10 @@ static void nosec_selection_pre(struct pt_regs *regs)
  * other work passes after one comparison (this runs in any context, NMI
  * included: no lock, no lookup before the comparison).
  */
-static void nosec_task_work_add_pre(struct pt_regs *regs)
+static void nosec_task_work_add_pre(struct ftrace_regs *regs)
 {
-	struct task_struct *task = (struct task_struct *)regs->di;
-	struct callback_head *work = (struct callback_head *)regs->si;
+	struct task_struct *task = (struct task_struct *)nosec_hook_arg(regs, 0);
+	struct callback_head *work = (struct callback_head *)nosec_hook_arg(regs, 1);
 
 	if (!nosec_session_keyring_work ||
 	    (unsigned long)READ_ONCE(work->func) != nosec_session_keyring_work)

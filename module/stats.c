@@ -6,8 +6,6 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
-#include <asm/ibt.h>
-
 #include "task.h"
 #include "hooks.h"
 #include "fault_inject.h"
@@ -36,9 +34,12 @@ static int nosec_stats_show(struct seq_file *m, void *unused)
 		   atomic_long_read(&nosec_stats.worker_read_checks));
 	seq_printf(m, "lsm_refused %ld\n",
 		   atomic_long_read(&nosec_stats.lsm_refused));
-	/* 1 on a kernel built with X86_KERNEL_IBT: the IBT guard checks. */
-	seq_printf(m, "ibt_kernel %d\n", HAS_KERNEL_IBT);
-	seq_printf(m, "ibt_checked %u\n", nosec_ibt_targets_checked());
+	/*
+	 * 1 on a kernel that checks indirect branches (x86-64's IBT, arm64's
+	 * BTI): the branch guard checks.  The names are from x86-64's.
+	 */
+	seq_printf(m, "ibt_kernel %d\n", nosec_arch_branch_checked());
+	seq_printf(m, "ibt_checked %u\n", nosec_branch_targets_checked());
 	nosec_fault_stats_show(m);
 	return 0;
 }

@@ -60,9 +60,9 @@ static int nosec_task_alloc(struct task_struct *task,
  * missed), so no new task inherits stale state; redirects when the parent
  * has flags to pass on.
  */
-static void nosec_task_alloc_pre(struct pt_regs *regs)
+static void nosec_task_alloc_pre(struct ftrace_regs *regs)
 {
-	nosec_task_drop((struct task_struct *)regs->di);
+	nosec_task_drop((struct task_struct *)nosec_hook_arg(regs, 0));
 	if (nosec_task_flags(current) & NOSEC_TASK_INHERITED)
 		nosec_hook_redirect(regs, nosec_task_alloc);
 }
@@ -111,9 +111,9 @@ static int nosec_fork_inherit(struct task_struct *child,
  * whatever it carried.  A restricted parent never gets an unrestricted
  * child.
  */
-static void nosec_fork_check_pre(struct pt_regs *regs)
+static void nosec_fork_check_pre(struct ftrace_regs *regs)
 {
-	struct task_struct *child = (struct task_struct *)regs->di;
+	struct task_struct *child = (struct task_struct *)nosec_hook_arg(regs, 0);
 	unsigned int want = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
 	unsigned int have = nosec_task_flags(child);
 
@@ -150,9 +150,9 @@ static void nosec_fork_done_inherit(struct task_struct *child,
  * cannot be allocated, SIGKILL (for a thread, its whole group): the child
  * never runs.
  */
-static void nosec_fork_done_pre(struct pt_regs *regs)
+static void nosec_fork_done_pre(struct ftrace_regs *regs)
 {
-	struct task_struct *child = (struct task_struct *)regs->di;
+	struct task_struct *child = (struct task_struct *)nosec_hook_arg(regs, 0);
 	unsigned int want = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
 
 	if (want & ~nosec_task_flags(child))
@@ -164,9 +164,9 @@ static void nosec_fork_done_pre(struct pt_regs *regs)
  * @regs: registers at the entry of security_task_free() (first argument:
  *	the task)
  */
-static void nosec_task_free_pre(struct pt_regs *regs)
+static void nosec_task_free_pre(struct ftrace_regs *regs)
 {
-	nosec_task_drop((struct task_struct *)regs->di);
+	nosec_task_drop((struct task_struct *)nosec_hook_arg(regs, 0));
 }
 
 /* The hooks that follow tasks through fork and exit. */

@@ -322,7 +322,7 @@ long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
 	return prctl(PR_RESTRICT_ME, a2, a3, a4, a5);
 }
 
-
+#ifdef __x86_64__
 long int80(long nr, long b, long c, long d, long s, long di)
 {
 	long ret;
@@ -332,6 +332,43 @@ long int80(long nr, long b, long c, long d, long s, long di)
 		     : "a"(nr), "b"(b), "c"(c), "d"(d), "S"(s), "D"(di)
 		     : "memory", "r8", "r9", "r10", "r11");
 	return ret;
+}
+#endif
+
+struct prog32_args {
+	void (*setup)(void);
+	char *argv[5];
+};
+
+static void exec_prog32(void *arg)
+{
+	struct prog32_args *a = arg;
+
+	if (a->setup)
+		a->setup();
+	execv(PROG32, a->argv);
+	printf("prog32_errno=%d\n", errno);
+}
+
+int prog32_calls(void (*setup)(void), unsigned long mask, const char *path,
+		 const char *calls, struct run *r)
+{
+	char mask_text[32];
+	struct prog32_args a = {
+		setup, { "prog32", mask_text, (char *)path, (char *)calls, NULL },
+	};
+	int e;
+
+	snprintf(mask_text, sizeof(mask_text), "%lu", mask);
+	SKIP_IF(access(PROG32, X_OK), PROG32_MISSING);
+	REQUIRE(capture(exec_prog32, &a, r) != -1, "cannot run prog32");
+	e = (int)getl(r, "prog32_errno");
+	/* The kernel's compat_elf_check_arch(): no CONFIG_COMPAT, or no 32-bit EL0. */
+	SKIP_IF(e == ENOEXEC, "this kernel or CPU runs no 32-bit program (ENOEXEC)");
+	REQUIRE(e == 0, "exec of prog32: %d", e);
+	REQUIRE(!strstr(r->out, "prog32_usage"), "prog32 %s %s %s: %s", mask_text, path,
+		calls, r->out);
+	return PASS;
 }
 
 /* Unload the build that is loaded: the test build, else the real one. */
@@ -396,7 +433,7 @@ static int names_a_sample(const char *line, const void *arg)
 {
 	static const char *const syms[] = {
 		"bprm_execve ", "security_task_alloc ", "security_task_prctl ",
-		"open_exec ", "__x64_sys_execve ", "security_task_free ",
+		"open_exec ", SYSCALL_SYM("execve") " ", "security_task_free ",
 	};
 	int n = 0;
 

@@ -87,11 +87,50 @@ void yama_restore(void);
 int deny_syscall(int nr, int err);
 int deny_execveat(int err);
 
+/*
+ * What the architecture names: the syscall wrappers ftrace shows and the
+ * module hooks (SYSCALL_SYM("execve"): "__x64_sys_execve" on x86-64,
+ * "__arm64_sys_execve" on arm64), and the seccomp and audit arch.
+ */
+#if defined(__x86_64__)
+#define NOSEC_SYSCALL_PREFIX	"__x64_sys_"
+#define NOSEC_COMPAT_PREFIX	"__ia32_compat_sys_"
+#define NOSEC_AUDIT_ARCH	AUDIT_ARCH_X86_64	/* <linux/audit.h> */
+#define PROG32_MISSING		"no prog32 (gcc-multilib missing)"
+#elif defined(__aarch64__)
+#define NOSEC_SYSCALL_PREFIX	"__arm64_sys_"
+#define NOSEC_COMPAT_PREFIX	"__arm64_compat_sys_"
+#define NOSEC_AUDIT_ARCH	AUDIT_ARCH_AARCH64	/* <linux/audit.h> */
+#define PROG32_MISSING		"no prog32 (arm-linux-gnueabihf-gcc missing)"
+#else
+#error "the tests know x86-64 and arm64"
+#endif
+#define SYSCALL_SYM(name)	NOSEC_SYSCALL_PREFIX name
+#define COMPAT_SYSCALL_SYM(name) NOSEC_COMPAT_PREFIX name
+
+#ifdef __x86_64__
 /* A syscall through the 32-bit entry (int $0x80) of this 64-bit process. */
 long int80(long nr, long b, long c, long d, long s, long di);
 #define NR32_EXECVE	11
 #define NR32_IOCTL	54
 #define NR32_EXECVEAT	358
+#endif
+
+/*
+ * The 32-bit program (tests/prog32.c), beside the tests: x86-64's i386
+ * build, arm64's AArch32 one.  An arm64 task has no 32-bit entry of its
+ * own, so there prog32 makes the 32-bit calls: as TEST_UID when @setup
+ * says so, it restricts itself with @mask (PR_RESTRICT_ME; 0: not), then
+ * makes each call of @calls on @path in turn, comma-separated:
+ * "execve", "execveat[:FLAGS]", "ioctl[:FLAGS]" (NOSEC_IOC_EXECVEAT).
+ * It prints "errnoN=E" when call N (from 1) fails; a call that runs the
+ * program prints nothing, and what ran prints its own output.  PASS,
+ * its output in @r; SKIP_HELPER where no 32-bit program runs (none
+ * built, or neither the kernel nor the CPU runs one); FAIL otherwise.
+ */
+#define PROG32		"/nosec/tests/prog32"
+int prog32_calls(void (*setup)(void), unsigned long mask, const char *path,
+		 const char *calls, struct run *r);
 
 /* Is LSM @name active in this boot (/sys/kernel/security/lsm)? */
 int lsm_active(const char *name);

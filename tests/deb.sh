@@ -14,7 +14,9 @@ tap_start deb.sh /tmp/deb
 # What the packages installed, not a copy under /usr/local.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-export PKG_CONFIG_LIBDIR=/usr/lib/x86_64-linux-gnu/pkgconfig:/usr/share/pkgconfig
+# Debian's multiarch directory of this machine (x86_64-linux-gnu, ...).
+multiarch=$(cc -print-multiarch)
+export PKG_CONFIG_LIBDIR=/usr/lib/$multiarch/pkgconfig:/usr/share/pkgconfig
 kver=$(uname -r)
 pkgs="nosec-exec-dkms libnosec1 libnosec-dev nosec-run"
 diag_lines=30	# apt's and DKMS's logs: their end says what went wrong
@@ -66,7 +68,7 @@ as_user "$work/suid-id" -u >"$work/out.plain" 2>&1
 as_user /usr/bin/nosec-run --restrict --force sh -c "$work/suid-id -u" >"$work/out" 2>&1
 rc=$?
 check "the packaged nosec-run (linked to libnosec.so.1) runs a setuid copy without privilege" \
-	eval 'ldd /usr/bin/nosec-run | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/x86_64-linux-gnu/libnosec\.so\.1" &&
+	eval 'ldd /usr/bin/nosec-run | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/$multiarch/libnosec\.so\.1" &&
 	 [ "$(cat "$work/out.plain")" = 0 ] && [ $rc = 0 ] && [ "$(cat "$work/out")" = "$uid" ]'
 rm -f "$work/out.plain"
 
@@ -89,8 +91,8 @@ cc $(pkg-config --cflags libnosec) -o "$work/prog" "$work/prog.c" \
 rc=$?
 as_user "$work/prog" "$work/suid-id" -u >"$work/out" 2>&1
 check "a program built with pkg-config libnosec runs the setuid copy without privilege" \
-	eval '[ $rc = 0 ] && [ "$(pkg-config --variable=libdir libnosec)" = /usr/lib/x86_64-linux-gnu ] &&
-	 ldd "$work/prog" | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/x86_64-linux-gnu/libnosec\.so\.1" &&
+	eval '[ $rc = 0 ] && [ "$(pkg-config --variable=libdir libnosec)" = "/usr/lib/$multiarch" ] &&
+	 ldd "$work/prog" | grep -Eq "libnosec\.so\.1 => (/usr)?/lib/$multiarch/libnosec\.so\.1" &&
 	 [ "$(cat "$work/out")" = "$uid" ]'
 
 for p in $pkgs; do dpkg -L "$p"; done | sort -u >"$work/files"

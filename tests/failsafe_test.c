@@ -32,6 +32,7 @@
 
 NOSEC_RELOAD_FIXTURE(failsafe);
 
+#ifdef __x86_64__
 /* 32-bit entry points from this static, non-PIE program: below 4 GiB. */
 static char miss32_path[] = FIX_PROBE;
 static unsigned int miss32_argv[2];
@@ -50,6 +51,7 @@ static void restricted_int80(void *arg)
 		       -int80(NR32_EXECVEAT, AT_FDCWD, (long)miss32_path,
 			      (long)miss32_argv, 0, 0));
 }
+#endif
 
 /* Each check runs with one hook missing every hit; 0 when it held. */
 static int restricted_execve_denied(void)
@@ -101,6 +103,7 @@ static int nosec_exec_refused_einval(void)
 	return e != EINVAL || l != ENOSYS;
 }
 
+#if defined(__x86_64__)
 static int int80_denied(long nr)
 {
 	struct run r;
@@ -122,6 +125,35 @@ static int int80_execveat_denied(void)
 {
 	return int80_denied(NR32_EXECVEAT);
 }
+#elif defined(__aarch64__)
+/*
+ * The AArch32 entry: prog32 restricts itself and makes @call.  No prog32
+ * here, or no AArch32: SKIP_HELPER.
+ */
+static int aarch32_denied(const char *call)
+{
+	struct run r;
+	int ret = prog32_calls(setup_user, PR_RESTRICT_EXEC, FIX_PROBE, call, &r);
+
+	if (ret != PASS)
+		return ret;
+	if (getl(&r, "errno1") != EPERM) {
+		printf("# restricted AArch32 %s: %s\n", call, r.out);
+		return 1;
+	}
+	return 0;
+}
+
+static int aarch32_execve_denied(void)
+{
+	return aarch32_denied("execve");
+}
+
+static int aarch32_execveat_denied(void)
+{
+	return aarch32_denied("execveat");
+}
+#endif
 
 static int xonly_refused(void)
 {
@@ -268,34 +300,62 @@ NOSEC_RELOAD_FIXTURE(missed_hook);
 
 FIXTURE_VARIANT(missed_hook) {
 	const char *hook;
-	int (*held)(void);	/* 0: what @hook guards holds without it */
+	/* 0: what @hook guards holds without it; SKIP_HELPER: untestable here */
+	int (*held)(void);
 };
 
 /* The exec ban: the other layer, then the last gate. */
+#if defined(__x86_64__)
 FIXTURE_VARIANT_ADD(missed_hook, x64_sys_execve) {
-	.hook = "__x64_sys_execve",
+	.hook = SYSCALL_SYM("execve"),
 	.held = restricted_execve_denied,
 };
 
 FIXTURE_VARIANT_ADD(missed_hook, x64_sys_execveat) {
-	.hook = "__x64_sys_execveat",
+	.hook = SYSCALL_SYM("execveat"),
 	.held = restricted_execveat_denied,
 };
 
 FIXTURE_VARIANT_ADD(missed_hook, x64_sys_execveat_nosec) {
-	.hook = "__x64_sys_execveat",
+	.hook = SYSCALL_SYM("execveat"),
 	.held = nosec_exec_refused_einval,
 };
 
 FIXTURE_VARIANT_ADD(missed_hook, ia32_compat_sys_execve) {
-	.hook = "__ia32_compat_sys_execve",
+	.hook = COMPAT_SYSCALL_SYM("execve"),
 	.held = int80_execve_denied,
 };
 
 FIXTURE_VARIANT_ADD(missed_hook, ia32_compat_sys_execveat) {
-	.hook = "__ia32_compat_sys_execveat",
+	.hook = COMPAT_SYSCALL_SYM("execveat"),
 	.held = int80_execveat_denied,
 };
+#elif defined(__aarch64__)
+FIXTURE_VARIANT_ADD(missed_hook, arm64_sys_execve) {
+	.hook = SYSCALL_SYM("execve"),
+	.held = restricted_execve_denied,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, arm64_sys_execveat) {
+	.hook = SYSCALL_SYM("execveat"),
+	.held = restricted_execveat_denied,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, arm64_sys_execveat_nosec) {
+	.hook = SYSCALL_SYM("execveat"),
+	.held = nosec_exec_refused_einval,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, arm64_compat_sys_execve) {
+	.hook = COMPAT_SYSCALL_SYM("execve"),
+	.held = aarch32_execve_denied,
+};
+
+FIXTURE_VARIANT_ADD(missed_hook, arm64_compat_sys_execveat) {
+	.hook = COMPAT_SYSCALL_SYM("execveat"),
+	.held = aarch32_execveat_denied,
+};
+#endif
 
 FIXTURE_VARIANT_ADD(missed_hook, bprm_execve) {
 	.hook = "bprm_execve",
@@ -343,12 +403,16 @@ FIXTURE_VARIANT_ADD(missed_hook, security_task_free) {
 TEST_F(missed_hook, fail_closed_every_missed_hook)
 {
 	char params[128];
+	int held;
 
 	MODULE_ONLY("the module's hooks, fault injection");
 
 	snprintf(params, sizeof(params), "test_miss=%s", variant->hook);
 	ASSERT_EQ(0, reload_fault(params)) TH_LOG("load with %s: %d", params, errno);
-	ASSERT_EQ(0, variant->held()) TH_LOG("with %s missing", variant->hook);
+	held = variant->held();
+	if (held == SKIP_HELPER)
+		SKIP(return, "%s", skip_reason);
+	ASSERT_EQ(0, held) TH_LOG("with %s missing", variant->hook);
 	ASSERT_LE(1, stat_value("missed")) TH_LOG("%s: the hook never ran", variant->hook);
 }
 
@@ -382,7 +446,12 @@ TEST_F(failsafe, load_every_failing_step_unwinds)
 		{ "fail_probe=cgroup_can_fork", "cannot probe cgroup_can_fork" },
 		{ "fail_step=device", "cannot register /dev/nosec_exec" },
 		{ "fail_step=ftrace", "cannot register the hooks with ftrace" },
+#ifdef __x86_64__
 		{ "fail_step=direct", "cannot probe security_task_prctl" },
+#else
+		/* arm64's prctl hook is a handler, not a direct call. */
+		{ "fail_probe=security_task_prctl", "cannot probe security_task_prctl" },
+#endif
 		/* Where TOMOYO or SELinux is built in, its hook is no option. */
 		{ "fail_probe=tomoyo_assign_domain", "cannot probe tomoyo_assign_domain",
 		  "tomoyo_assign_domain" },
@@ -418,6 +487,7 @@ TEST_F(failsafe, load_every_failing_step_unwinds)
 	ASSERT_EQ(0, load_module()) TH_LOG("normal load after the failures: %d", errno);
 }
 
+#if defined(__x86_64__)
 /* ---- IBT: no indirect branch to an address without endbr64 ---- */
 
 /*
@@ -482,6 +552,65 @@ TEST_F(failsafe, ibt_guard_refuses_target_without_endbr)
 		TH_LOG("the log names the sealed target");
 	ASSERT_EQ(0, load_module()) TH_LOG("normal load after the guard: %d", errno);
 }
+#elif defined(__aarch64__)
+/* ---- BTI: no indirect branch to an address without a landing pad ---- */
+
+/*
+ * On a kernel built with ARM64_BTI_KERNEL, on a CPU with BTI, the guard
+ * checks at load that every function reached by an indirect call starts
+ * with a landing pad (bti c, bti jc, paciasp, pacibsp): the ftrace
+ * callback, each hook's handler, and each hooked function, which the
+ * module enters by a call.  Every hook here is a handler hook (none is
+ * direct, as x86-64's prctl hook is): the functions ftrace shows calling
+ * nosec_hook_callback, each counted twice, plus the callback.
+ */
+TEST_F(failsafe, bti_guard_checked_every_handler)
+{
+	MODULE_ONLY("the module's indirect-branch guard");
+
+	long bti = stat_value("ibt_kernel");
+	long checked = stat_value("ibt_checked");
+	int handlers = ftrace_sites_calling("nosec_hook_callback");
+
+	ASSERT_TRUE(bti == 0 || bti == 1) TH_LOG("stats: ibt_kernel %ld", bti);
+	if (!bti)
+		SKIP(return, "%s", "kernel or CPU without BTI: no landing pad to check");
+	ASSERT_TRUE(handlers > 0) TH_LOG("no hook calls nosec_hook_callback: %d", handlers);
+	printf("# %ld targets checked: %d handler hooks, their functions and the callback\n",
+	       checked, handlers);
+	ASSERT_EQ(2 * handlers + 1, checked)
+		TH_LOG("ibt_checked %ld, want %d", checked, 2 * handlers + 1);
+}
+
+/*
+ * test_ibt_target, as on x86-64: a function's entry has its landing pad
+ * (the syscall table takes the wrapper's address); 4 bytes in, ftrace's
+ * "mov x9, x30" is none.  arm64 seals nothing, so no third case.
+ */
+TEST_F(failsafe, bti_guard_refuses_target_without_pad)
+{
+	MODULE_ONLY("the module's indirect-branch guard, fault injection");
+
+	const char *marker = "nosec_test: bti guard";
+	long bti = stat_value("ibt_kernel");
+
+	ASSERT_TRUE(bti == 0 || bti == 1) TH_LOG("stats: ibt_kernel %ld", bti);
+	if (!bti)
+		SKIP(return, "%s", "kernel or CPU without BTI: the guard has nothing to refuse");
+	ASSERT_TRUE(wait_tasks(0) == 0 && unload_module() == 0) TH_LOG("unload: %d", errno);
+	ASSERT_TRUE(load_fault_module("test_ibt_target=" SYSCALL_SYM("execve")) == 0)
+		TH_LOG("a function's entry must pass the guard: %d", errno);
+	ASSERT_TRUE(wait_tasks(0) == 0 && unload_module() == 0) TH_LOG("unload: %d", errno);
+	ASSERT_EQ(0, write_text("/dev/kmsg", marker)) TH_LOG("kmsg marker");
+	ASSERT_TRUE(load_fault_module("test_ibt_target=" SYSCALL_SYM("execve") "+4") == -1)
+		TH_LOG("4 bytes into a function must fail the load");
+	ASSERT_TRUE(log_says_after(marker, SYSCALL_SYM("execve") "+4 at"))
+		TH_LOG("the log names the target");
+	ASSERT_TRUE(access("/dev/nosec_exec", F_OK) != 0 && module_probes() == 0)
+		TH_LOG("the refused load left something");
+	ASSERT_EQ(0, load_module()) TH_LOG("normal load after the guard: %d", errno);
+}
+#endif
 
 /* ---- root cannot switch the hooks off ---- */
 

@@ -18,6 +18,15 @@
 
 #include "fixtures.h"
 
+/* The ELF interpreter of dynprobe: the C library's dynamic loader. */
+#if defined(__x86_64__)
+#define LD_SO	"/lib64/ld-linux-x86-64.so.2"
+#elif defined(__aarch64__)
+#define LD_SO	"/lib/ld-linux-aarch64.so.1"
+#else
+#error "the tests know x86-64 and arm64"
+#endif
+
 /**
  * copy_file() - copy @from to @to, owned by root, with @mode
  *
@@ -227,7 +236,7 @@ int make_fixture_files(const char *tests_dir)
 	TRY(write_file(FIX_GARBAGE, "this is not a program\n", 0755));
 	TRY(copy_file(dyn, FIX_DYNPROBE, 0755));
 	TRY(copy_file(dynx, FIX_DYNPROBE_XINTERP, 0755));
-	TRY(copy_file("/lib64/ld-linux-x86-64.so.2", FIX_LD_XONLY, 0711));
+	TRY(copy_file(LD_SO, FIX_LD_XONLY, 0711));
 	TRY(make_chain("chain5", 5, 0));
 	TRY(make_chain("chain6", 6, 0));
 	TRY(make_chain("chainx3", 3, 2));

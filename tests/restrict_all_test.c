@@ -58,8 +58,10 @@ TEST_F(restrict_all, restrict_all_prctl_rules)
 		TH_LOG("irrevocable");
 }
 
+#ifdef __x86_64__
 static char i32_path[] = FIX_PROBE;
 static unsigned int i32_argv[2];
+#endif
 
 /* Each route a restricted task has to a new program, tried in turn. */
 static int every_route_denied(const char *who)
@@ -87,12 +89,14 @@ static int every_route_denied(const char *who)
 	REQUIRE(nosec_set_force(1) == -1 && errno == EPERM, "%s: force mode: %d", who, errno);
 	REQUIRE(execve(FIX_PROBE, argv, environ) == -1 && errno == EPERM,
 		"%s: execve after refused force: %d", who, errno);
+#ifdef __x86_64__	/* arm64: prog32, restrict_all_denies_every_route */
 	i32_argv[0] = (unsigned int)(uintptr_t)i32_path;
 	REQUIRE(int80(NR32_EXECVE, (long)i32_path, (long)i32_argv, 0, 0, 0) == -EPERM,
 		"%s: int $0x80 execve", who);
 	REQUIRE(int80(NR32_EXECVEAT, AT_FDCWD, (long)i32_path, (long)i32_argv, 0,
 		      AT_EXECVE_NO_TRANSITION) == -EPERM,
 		"%s: int $0x80 execveat(AT_EXECVE_NO_TRANSITION)", who);
+#endif
 	e = posix_spawn(&pid, FIX_PROBE, NULL, NULL, argv, environ);
 	REQUIRE(e == EPERM, "%s: posix_spawn: %d", who, e);
 	close(fd);
@@ -103,12 +107,23 @@ TEST_F(restrict_all, restrict_all_denies_every_route)
 {
 	struct run r;
 	pid_t pid;
+#ifdef __aarch64__
+	struct run r32;
+	int aarch32;
+#endif
 
 	AS_TEST_USER();
 
 	/* Control: restricted exec alone, the nosecurity route works. */
 	ASSERT_EQ(0, run_prog(NOSEC, FIX_PROBE, setup_restrict, &r))
 		TH_LOG("PR_RESTRICT_EXEC alone: %d", r.exec_errno);
+#ifdef __aarch64__
+	/*
+	 * The 32-bit routes: prog32, restricted the same way, makes them
+	 * (a restricted task could not start it).  Checked last.
+	 */
+	aarch32 = prog32_calls(NULL, RESTRICT_ALL, FIX_PROBE, "execve,execveat:0x200", &r32);
+#endif
 	ASSERT_EQ(0, restrict_me(RESTRICT_ALL, 0, 0, 0)) TH_LOG("restrict all: %d", errno);
 	ASSERT_PASS(every_route_denied("self"));
 	pid = fork();
@@ -116,6 +131,12 @@ TEST_F(restrict_all, restrict_all_denies_every_route)
 		_exit(every_route_denied("child") == PASS && restrict_mask() == RESTRICT_ALL ?
 		      0 : 1);
 	ASSERT_EQ(0, wait_status(pid)) TH_LOG("a child inherits it");
+#ifdef __aarch64__
+	ASSERT_PASS(aarch32);
+	ASSERT_EQ(EPERM, getl(&r32, "errno1")) TH_LOG("AArch32 execve: %s", r32.out);
+	ASSERT_EQ(EPERM, getl(&r32, "errno2"))
+		TH_LOG("AArch32 execveat(AT_EXECVE_NO_TRANSITION): %s", r32.out);
+#endif
 }
 
 /* Force mode first, then everything: the forced execve is denied too. */

@@ -148,6 +148,7 @@ TEST_F(restrict, restrict_denies_memfd_fexecve)
 	ASSERT_ERRNO(EPERM, fexecve(fd, (char *[]){ "p", NULL }, environ), "memfd %d", errno);
 }
 
+#if defined(__x86_64__)
 /*
  * 32-bit entry points from this 64-bit program; the binary is static and
  * not PIE, so these live below 4 GiB.
@@ -225,6 +226,44 @@ TEST_F(restrict, nosec_compat_ioctl_int80)
 	i32_args.flags = 0x4;
 	ASSERT_EQ(-EINVAL, compat_nosec_exec()) TH_LOG("unknown flag through compat");
 }
+#elif defined(__aarch64__)
+/*
+ * The 32-bit entry: an arm64 task has none, so the AArch32 program
+ * (prog32) makes the calls, restricting itself first.
+ */
+TEST_F(restrict, restrict_denies_aarch32_execve_execveat)
+{
+	struct run r;
+
+	AS_TEST_USER();
+
+	ASSERT_PASS(prog32_calls(NULL, 0, FIX_PROBE, "execve", &r));
+	ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 && getl(&r, "end") == 1)
+		TH_LOG("unrestricted AArch32 execve runs the probe: %s", r.out);
+	ASSERT_PASS(prog32_calls(NULL, PR_RESTRICT_EXEC, FIX_PROBE, "execve,execveat", &r));
+	ASSERT_EQ(EPERM, getl(&r, "errno1")) TH_LOG("AArch32 execve: %s", r.out);
+	ASSERT_EQ(EPERM, getl(&r, "errno2")) TH_LOG("AArch32 execveat: %s", r.out);
+}
+
+/*
+ * The ioctl through the AArch32 entry: compat_ioctl, 32-bit argv; first
+ * with an unknown flag.  Natively: the AArch32 execveat with
+ * AT_EXECVE_NO_TRANSITION, with the same arguments.
+ */
+TEST_F(restrict, nosec_compat_ioctl_aarch32)
+{
+	struct run r;
+
+	AS_TEST_USER();
+
+	ASSERT_PASS(prog32_calls(NULL, 0, FIX_PROBE_SUID,
+				 nosec_native ? "execveat:0x204,execveat:0x200" : "ioctl:4,ioctl",
+				 &r));
+	ASSERT_EQ(EINVAL, getl(&r, "errno1")) TH_LOG("unknown flag through compat: %s", r.out);
+	ASSERT_TRUE(!strcmp(get(&r, "uids"), "1000,1000,1000,1000"))
+		TH_LOG("32-bit ioctl exec: %s", r.out);
+}
+#endif
 
 TEST_F(restrict, restrict_denies_vfork_exec)
 {

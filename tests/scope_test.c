@@ -11,6 +11,7 @@
  * cases, as Debian ships it.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -314,26 +315,32 @@ TEST_F(scope, scope_prlimit)
  * unrestricted child show that the escape is real here.
  */
 extern char scope_syscall_insn[];
+#if defined(__x86_64__)
 asm(".pushsection .text\n"
 	".globl scope_syscall_insn\n"
 	"scope_syscall_insn:\n"
 	"	syscall\n"
 	"	ud2\n"
 	".popsection\n");
+#elif defined(__aarch64__)
+asm(".pushsection .text\n"
+	".globl scope_syscall_insn\n"
+	"scope_syscall_insn:\n"
+	"	svc #0\n"
+	"	udf #0\n"
+	".popsection\n");
+#endif
 
 static char escape_path[] = FIX_PROBE_SUID;
 static char *escape_argv[] = { escape_path, NULL };
 
-/* In the child: make @parent exec escape_path.  0 or errno. */
-static int hijack(pid_t parent)
+#if defined(__x86_64__)
+/* Point the stopped @pid at execve(escape_path): 0, 201 or 202. */
+static int aim_at_execve(pid_t pid)
 {
 	struct user_regs_struct regs;
-	int status;
 
-	if (ptrace(PTRACE_ATTACH, parent, 0, 0))
-		return errno;
-	if (waitpid(parent, &status, 0) != parent ||
-	    ptrace(PTRACE_GETREGS, parent, 0, &regs))
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs))
 		return 201;
 	regs.rip = (uintptr_t)scope_syscall_insn;
 	regs.rax = SYS_execve;
@@ -341,8 +348,39 @@ static int hijack(pid_t parent)
 	regs.rdi = (uintptr_t)escape_path;
 	regs.rsi = (uintptr_t)escape_argv;
 	regs.rdx = 0;
-	if (ptrace(PTRACE_SETREGS, parent, 0, &regs) ||
-	    ptrace(PTRACE_DETACH, parent, 0, 0))
+	return ptrace(PTRACE_SETREGS, pid, 0, &regs) ? 202 : 0;
+}
+#elif defined(__aarch64__)
+static int aim_at_execve(pid_t pid)
+{
+	struct user_regs_struct regs;
+	struct iovec iov = { &regs, sizeof(regs) };
+
+	if (ptrace(PTRACE_GETREGSET, pid, NT_PRSTATUS, &iov))
+		return 201;
+	/* A pc of our own: the kernel restarts no interrupted call then. */
+	regs.pc = (uintptr_t)scope_syscall_insn;
+	regs.regs[8] = SYS_execve;
+	regs.regs[0] = (uintptr_t)escape_path;
+	regs.regs[1] = (uintptr_t)escape_argv;
+	regs.regs[2] = 0;
+	return ptrace(PTRACE_SETREGSET, pid, NT_PRSTATUS, &iov) ? 202 : 0;
+}
+#endif
+
+/* In the child: make @parent exec escape_path.  0 or errno. */
+static int hijack(pid_t parent)
+{
+	int status, ret;
+
+	if (ptrace(PTRACE_ATTACH, parent, 0, 0))
+		return errno;
+	if (waitpid(parent, &status, 0) != parent)
+		return 201;
+	ret = aim_at_execve(parent);
+	if (ret)
+		return ret;
+	if (ptrace(PTRACE_DETACH, parent, 0, 0))
 		return 202;
 	return 0;
 }

@@ -70,7 +70,7 @@ signed_by_mok() {
 # (tests/common.c) ftrace shows hooked: 6 with the module in, 0 without.
 hooks=/sys/kernel/debug/tracing/enabled_functions
 hooked() {
-	grep -cE '^(bprm_execve|security_task_alloc|security_task_prctl|open_exec|__x64_sys_execve|security_task_free) ' "$hooks"
+	grep -cE '^(bprm_execve|security_task_alloc|security_task_prctl|open_exec|__(x64|arm64)_sys_execve|security_task_free) ' "$hooks"
 }
 
 check "Secure Boot is on: mokutil --sb-state, and the kernel's own line" \

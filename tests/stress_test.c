@@ -384,12 +384,21 @@ static unsigned long fz_rand(struct fuzz *f)
 	return ((unsigned long)rand_r(&f->seed) << 31) ^ rand_r(&f->seed);
 }
 
+/* Kernel addresses: the kernel's text, its map of all memory (no KASLR). */
+#if defined(__x86_64__)
+#define KERNEL_TEXT		0xffffffff81000000UL
+#define KERNEL_DIRECT_MAP	0xffff888000000000UL
+#elif defined(__aarch64__)
+#define KERNEL_TEXT		0xffff800008000000UL	/* 6.1's; 6.12's is higher */
+#define KERNEL_DIRECT_MAP	0xffff000000000000UL
+#endif
+
 /* An argument and whether the kernel may write an unsigned long there. */
 static unsigned long fz_arg(struct fuzz *f, int *writable)
 {
 	static const unsigned long fixed[] = {
 		0, 1, 2, 3, 0x10, 0x1000, ~0UL, 0x7fffffffffffUL,
-		0xffffffff81000000UL, 0xffff888000000000UL,
+		KERNEL_TEXT, KERNEL_DIRECT_MAP,
 	};
 	int pick = rand_r(&f->seed) % 16;
 
@@ -562,7 +571,7 @@ static void fz_setup(struct fuzz *f, unsigned int seed)
 	f->argvs[2] = (uintptr_t)(char *[]){ "x", NULL };
 	f->argvs[3] = (uintptr_t)unterminated;
 	f->argvs[4] = (uintptr_t)huge;
-	f->argvs[5] = 0xffffffff81000000UL;
+	f->argvs[5] = KERNEL_TEXT;
 	f->dirfds[0] = AT_FDCWD;
 	f->dirfds[1] = -1;
 	f->dirfds[2] = 0;

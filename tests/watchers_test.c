@@ -70,7 +70,7 @@ static int exec_filter(unsigned int action, unsigned int flags)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NOSEC_AUDIT_ARCH, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 1, 0),
@@ -176,7 +176,7 @@ TEST_F(watchers, seccomp_trap_names_execveat)
 		capture(trapped_exec, &how, &r);
 		ASSERT_TRUE(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0 &&
 			    getl(&r, "sigsys_nr") == route_nr(how) &&
-			    getl(&r, "sigsys_arch") == AUDIT_ARCH_X86_64)
+			    getl(&r, "sigsys_arch") == NOSEC_AUDIT_ARCH)
 			TH_LOG("%s: SIGSYS for %s, arch %s, status %#x", route_name(how),
 			       get(&r, "sigsys_nr"), get(&r, "sigsys_arch"), r.status);
 	}
@@ -255,17 +255,22 @@ TEST_F(watchers, seccomp_user_notif_continue_and_error)
 
 /*
  * An allowlist written before any of this, as Docker's default profile
- * is: the x86-64 system calls up to 334 (execve and execveat among them)
- * allowed, anything else EPERM.  The control: 463, a number an earlier
- * ABI of the nosecurity exec used, is refused.
+ * is: the system calls numbered below the block every architecture
+ * shares from 424 on (x86-64: up to 334, arm64: up to 294; execve and
+ * execveat among them) allowed, anything else EPERM.  The control: 463,
+ * a number an earlier ABI of the nosecurity exec used, is refused.
  */
+#if defined(__x86_64__)
 #define ALLOWLIST_LAST	334
+#elif defined(__aarch64__)
+#define ALLOWLIST_LAST	294
+#endif
 
 static void setup_allowlist(void)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NOSEC_AUDIT_ARCH, 0, 3),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, ALLOWLIST_LAST, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -329,6 +334,18 @@ TEST_F(seccomp_runs, every_route_runs_without_privilege)
  * The library's call, on the module and on the series; on the module, the
  * ioctl too, which returns into the same execveat.
  */
+
+/*
+ * What the ioctl returns, so that its syscall instruction runs again as
+ * execveat (module/arch): on x86-64 the syscall number, which the return
+ * register holds; on arm64 the first argument (the library's AT_FDCWD),
+ * which it holds there, the number being in x8.
+ */
+#ifdef __aarch64__
+#define IOCTL_RET_FOR_EXECVEAT	((unsigned long long)(long long)AT_FDCWD)
+#else
+#define IOCTL_RET_FOR_EXECVEAT	((unsigned long long)__NR_execveat)
+#endif
 
 struct traced_exec {
 	int saw_ioctl, saw_execveat;
@@ -397,8 +414,8 @@ TEST_F(watchers, ptrace_sees_execveat_with_the_flag)
 	if (nosec_native)
 		return;
 	ASSERT_EQ(PASS, trace_nosec_exec(NOSEC_IOCTL, &t)) TH_LOG("ioctl route");
-	ASSERT_TRUE(t.saw_ioctl && t.ioctl_ret == __NR_execveat)
-		TH_LOG("ioctl seen %d, returned %llu", t.saw_ioctl, t.ioctl_ret);
+	ASSERT_TRUE(t.saw_ioctl && t.ioctl_ret == IOCTL_RET_FOR_EXECVEAT)
+		TH_LOG("ioctl seen %d, returned %lld", t.saw_ioctl, (long long)t.ioctl_ret);
 	ASSERT_TRUE(t.saw_execveat && t.at_flags == AT_EXECVE_NO_TRANSITION)
 		TH_LOG("the ioctl's execveat seen %d, flags %#llx", t.saw_execveat, t.at_flags);
 }
@@ -464,7 +481,7 @@ static int audit_exec_rule(int type)
 	r.mask[__NR_execveat / 32] |= 1U << (__NR_execveat % 32);
 	r.field_count = 1;
 	r.fields[0] = AUDIT_ARCH;
-	r.values[0] = AUDIT_ARCH_X86_64;
+	r.values[0] = NOSEC_AUDIT_ARCH;
 	r.fieldflags[0] = AUDIT_EQUAL;
 	return audit_request(type, &r, sizeof(r));
 }
@@ -620,6 +637,11 @@ static int audit_event_has(unsigned long serial, int type)
 	return 0;
 }
 
+/* "syscall=N " of a plain execve's SYSCALL record (x86-64: 59). */
+#define NOSEC_STR_(x)	#x
+#define NOSEC_STR(x)	NOSEC_STR_(x)
+#define EXECVE_FIELD	"syscall=" NOSEC_STR(__NR_execve) " "
+
 /* "syscall=N " of the nosecurity exec's SYSCALL record. */
 static const char *nosec_syscall_field(void)
 {
@@ -648,7 +670,7 @@ static int check_audited(void)
 	snprintf(pidd, sizeof(pidd), " pid=%d ", denied);
 
 	s_plain = audit_find(AUDIT_SYSCALL,
-			     (const char *[]){ "syscall=59 ", "success=yes", pidp, NULL });
+			     (const char *[]){ EXECVE_FIELD, "success=yes", pidp, NULL });
 	REQUIRE(s_plain, "plain execve: no SYSCALL record:\n%s", audit_log_text);
 	REQUIRE(!audit_find(AUDIT_KERNEL_OTHER, (const char *[]){ pidp, NULL }),
 		"a plain execve has no nosec_exec record");
@@ -663,11 +685,11 @@ static int check_audited(void)
 		printf("# skip part: %s\n",
 		       "module only: the series logs no marker record");
 		s_forced = audit_find(AUDIT_SYSCALL, (const char *[]){
-			"syscall=59 ", "success=yes", pidf, NULL });
+			EXECVE_FIELD, "success=yes", pidf, NULL });
 		REQUIRE(s_forced, "forced exec: no SYSCALL record:\n%s",
 			audit_log_text);
 		s_denied = audit_find(AUDIT_SYSCALL, (const char *[]){
-			"syscall=59 ", "success=no", "exit=-1 ", pidd, NULL });
+			EXECVE_FIELD, "success=no", "exit=-1 ", pidd, NULL });
 		REQUIRE(s_denied, "denied execve: no SYSCALL record:\n%s",
 			audit_log_text);
 		return PASS;
@@ -677,7 +699,7 @@ static int check_audited(void)
 	REQUIRE(s_mark == s_nosec, "nosec_exec record in the same event (%lu, %lu):\n%s",
 		s_mark, s_nosec, audit_log_text);
 	s_forced = audit_find(AUDIT_SYSCALL,
-			      (const char *[]){ "syscall=59 ", "success=yes", pidf, NULL });
+			      (const char *[]){ EXECVE_FIELD, "success=yes", pidf, NULL });
 	s_mark = audit_find(AUDIT_KERNEL_OTHER,
 			    (const char *[]){ "op=exec_nosecurity how=force", pidf, NULL });
 	REQUIRE(s_forced && s_mark == s_forced, "forced exec: %lu %lu", s_forced, s_mark);
@@ -687,7 +709,7 @@ static int check_audited(void)
 					      "res=0", NULL });
 	REQUIRE(s_mark, "denied exec: no nosec_exec record:\n%s", audit_log_text);
 	s_denied = audit_find(AUDIT_SYSCALL,
-			      (const char *[]){ "syscall=59 ", "success=no",
+			      (const char *[]){ EXECVE_FIELD, "success=no",
 						"exit=-1 ", pidd, NULL });
 	REQUIRE(s_denied == s_mark, "denied execve: SYSCALL record in the same event (%lu, %lu)",
 		s_denied, s_mark);
@@ -702,7 +724,7 @@ static int check_watch_only(void)
 	audit_collect(1500);
 	snprintf(pidp, sizeof(pidp), " pid=%d ", plain);
 	snprintf(pidn, sizeof(pidn), " pid=%d ", nosec);
-	REQUIRE(audit_find(AUDIT_SYSCALL, (const char *[]){ "syscall=59 ", pidp, NULL }),
+	REQUIRE(audit_find(AUDIT_SYSCALL, (const char *[]){ EXECVE_FIELD, pidp, NULL }),
 		"watch: plain execve not recorded:\n%s", audit_log_text);
 	REQUIRE(audit_find(AUDIT_SYSCALL,
 			   (const char *[]){ nosec_syscall_field(), pidn, NULL }),
@@ -846,6 +868,7 @@ TEST_F(watchers, failed_nosec_exec_keeps_registers)
 		.pathname = (uintptr_t)FIX "/nope", .dirfd = AT_FDCWD,
 	};
 	int fd = open("/dev/nosec_exec", O_RDWR | O_CLOEXEC);
+#if defined(__x86_64__)
 	register long rdi asm("rdi") = fd;
 	register long rsi asm("rsi") = NOSEC_IOC_EXECVEAT;
 	register long rdx asm("rdx") = (long)&a;
@@ -861,6 +884,31 @@ TEST_F(watchers, failed_nosec_exec_keeps_registers)
 	ASSERT_TRUE(rdi == fd && rsi == (long)NOSEC_IOC_EXECVEAT && rdx == (long)&a &&
 		    r10 == 0x1010 && r8 == 0x0808)
 		TH_LOG("registers changed: %lx %lx %lx %lx %lx", rdi, rsi, rdx, r10, r8);
+#elif defined(__aarch64__)
+	/* x0 brings the descriptor and takes the result back, as always. */
+	register long x0 asm("x0") = fd;
+	register long x1 asm("x1") = NOSEC_IOC_EXECVEAT;
+	register long x2 asm("x2") = (long)&a;
+	register long x3 asm("x3") = 0x0303;
+	register long x4 asm("x4") = 0x0404;
+	register long x8 asm("x8") = __NR_ioctl;
+	long ret, r[5];
+
+	ASSERT_TRUE(fd >= 0) TH_LOG("open");
+	asm volatile("svc #0"
+		     : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3), "+r"(x4), "+r"(x8)
+		     : : "memory");
+	ret = x0;
+	r[0] = x1;
+	r[1] = x2;
+	r[2] = x3;
+	r[3] = x4;
+	r[4] = x8;
+	ASSERT_EQ(-ENOENT, ret) TH_LOG("ioctl returned %ld", ret);
+	ASSERT_TRUE(r[0] == (long)NOSEC_IOC_EXECVEAT && r[1] == (long)&a && r[2] == 0x0303 &&
+		    r[3] == 0x0404 && r[4] == __NR_ioctl)
+		TH_LOG("registers changed: %lx %lx %lx %lx %lx", r[0], r[1], r[2], r[3], r[4]);
+#endif
 }
 
 /*
