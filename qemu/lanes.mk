@@ -4,7 +4,7 @@
 
 .PHONY: fault-module check stress demo test-all check-real check-kernels \
 	check-lsm check-native check-debug check-debug-quick check-secureboot \
-	check-secureboot-quick bench \
+	check-secureboot-quick check-arm64 check-arm64-quick bench \
 	bench-quick bench-profile bench-build
 
 # The test build of the module, with the fault-injection knobs the suite
@@ -67,6 +67,22 @@ check-kernels:
 	qemu/deps --kernels
 	$(MAKE) userspace tests
 	qemu/check-kernels
+
+# The suite on Debian's arm64 kernels (6.1 and the newest 6.12, fetched
+# into the cache), under qemu-system-aarch64 -M virt -cpu max (TCG), the
+# module, nosec-run and the tests cross-built.  check-arm64-quick (part
+# of the test command): both kernels, the programs that pass every hook
+# and the architecture's code (the syscall ABIs, the ioctl's way back
+# into execveat, the AArch32 programs), without the module-load series of
+# failsafe, lifecycle and stats.
+ARM64_QUICK_FILES = nosec_exec,restrict,force,nosec_run,restrict_all,held,bypass,scope,watchers
+check-arm64:
+	qemu/deps --kernels --arm64
+	qemu/check-kernels --arm64
+
+check-arm64-quick:
+	qemu/deps --kernels --arm64
+	qemu/check-kernels --arm64 -- --file $(ARM64_QUICK_FILES)
 
 # The LSM cases on 6.1 and the newest 6.12, booted once with SELinux
 # enforcing (a policy of our own, tests/selinux/) and once with AppArmor,
