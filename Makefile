@@ -11,7 +11,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build \
 		    /lib/modules/$(KVER)/build)
 
 .PHONY: all module userspace tests cross clean deps lint install uninstall \
-	modules_install dkms-build check-install deb
+	modules_install dkms-build dkms-build-arm64 check-install deb deb-arm64
 
 all: module userspace tests
 
@@ -117,6 +117,13 @@ deb:
 	qemu/deps --real
 	tools/make-deb
 
+# The same cross-built for arm64 (dpkg-buildpackage -a arm64 -B: libnosec1,
+# libnosec-dev, nosec-run; nosec-exec-dkms is the one of dist/) into
+# dist/arm64/; lintian as for deb.
+deb-arm64:
+	qemu/deps --real --arm64
+	tools/make-deb --arch arm64
+
 # For packagers: the module under INSTALL_MOD_PATH (Kbuild's own target).
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) \
@@ -127,3 +134,15 @@ modules_install:
 # /lib/modules and nothing is loaded.  As root.
 dkms-build:
 	tools/dkms-build $(VERSION) $(KVER)
+
+# nosec-exec-dkms as make deb built it (its /usr/src tree, dpkg-deb -x)
+# built by DKMS for Debian's arm64 6.1 and newest 6.12, cross-compiled
+# against their headers from the cache (qemu/kernel), then unregistered.
+# As root.
+dkms-build-arm64: deb
+	qemu/deps --arm64
+	k61=$$(qemu/kver) && k612=$$(qemu/kver --newest-6.12) && \
+	for k in $${k61%-amd64}-arm64 $${k612%-amd64}-arm64; do \
+		tools/dkms-build --deb dist/nosec-exec-dkms_$(VERSION)_all.deb \
+			$(VERSION) $$k || exit 1; \
+	done

@@ -706,6 +706,21 @@ TEST_F(nosec_exec, ioctl_bad_input)
 	a.flags = 0;
 	a.pathname = 0;
 	ASSERT_ERRNO(EFAULT, ioctl(fd, NOSEC_IOC_EXECVEAT, &a), "NULL path: %d", errno);
+	/*
+	 * A negative dirfd other than AT_FDCWD: EBADF from the ioctl, as
+	 * execveat would say, before anything is armed.  On arm64 the ioctl
+	 * returns the dirfd to make its svc run again as execveat; values
+	 * in the errno range would read as a failure, or as a restart
+	 * (-512..-516: the svc would run again as the ioctl).
+	 */
+	static const int bad_dirfd[] = { -1, -512, -514, -516, -4095 };
+
+	a.pathname = (uintptr_t)FIX_PROBE;
+	for (size_t i = 0; i < sizeof(bad_dirfd) / sizeof(bad_dirfd[0]); i++) {
+		a.dirfd = bad_dirfd[i];
+		ASSERT_ERRNO(EBADF, ioctl(fd, NOSEC_IOC_EXECVEAT, &a),
+			     "dirfd %d: %d", a.dirfd, errno);
+	}
 	close(fd);
 }
 #endif	/* NOSEC_KSELFTEST */
