@@ -4,7 +4,7 @@
 
 .PHONY: fault-module check stress demo test-all check-real check-kernels \
 	check-lsm check-native check-debug check-debug-quick check-secureboot \
-	check-secureboot-quick check-arm64 check-arm64-quick bench \
+	check-secureboot-quick check-arm64 check-arm64-quick check-arm64-bti bench \
 	bench-quick bench-profile bench-build
 
 # The test build of the module, with the fault-injection knobs the suite
@@ -83,6 +83,13 @@ check-arm64:
 check-arm64-quick:
 	qemu/deps --kernels --arm64
 	qemu/check-kernels --arm64 -- --file $(ARM64_QUICK_FILES)
+
+# The suite on an arm64 kernel that checks its own branch targets (BTI),
+# which no Debian kernel does: linux-source-6.12 built by Clang into the
+# cache (qemu/bti-kernel), the module too.
+check-arm64-bti:
+	qemu/deps --kernels --arm64 --arm64-bti
+	qemu/check-arm64-bti
 
 # The LSM cases on 6.1 and the newest 6.12, booted once with SELinux
 # enforcing (a policy of our own, tests/selinux/) and once with AppArmor,
