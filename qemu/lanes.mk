@@ -125,15 +125,18 @@ check-debug-quick:
 # What the module costs, in guest instructions counted by a QEMU plugin
 # (bench/): on 6.1 and on the newest 6.12, three boots each, the stock
 # kernel, the noise module and nosec_exec taking turns in each; writes
-# bench/results/KVER.json; then the execs alone on the kernel with our
-# series (bench/results/native-6.12.json), the limit the module's figures
-# are set against.  bench-quick: one short boot on 6.1 that fails
-# when a ratio passes its bound (part of the test command).
-# bench-profile: where each kind of exec spends its instructions.
+# bench/results/KVER.json; the same on arm64's newest 6.12 (everything
+# the guest runs cross-built, bench/run builds it); then the execs alone
+# on the kernel with our series (bench/results/native-6.12.json), the
+# limit the module's figures are set against.  bench-quick: one short
+# boot on 6.1 that fails when a ratio passes its bound (part of the test
+# command).  bench-profile: where each kind of exec spends its
+# instructions.
 bench: bench-build
-	qemu/deps --native
+	qemu/deps --native --arm64
 	bench/run
-	bench/run --kernel $$(qemu/kver --newest-6.12)
+	k=$$(qemu/kver --newest-6.12) && bench/run --kernel $$k && \
+	bench/run --kernel $${k%-amd64}-arm64
 	bench/run --native
 
 bench-quick: bench-build

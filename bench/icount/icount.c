@@ -5,9 +5,16 @@
  *
  * Every translation block adds its instruction count to one counter when
  * it runs (an inline add, no call).  A marker is an instruction that does
- * nothing on any x86-64 CPU, `nopl 0x4e53KKII(%rax)` (0f 1f 80 and a
- * 32-bit displacement whose top half is "NS"): KK is what it marks, II an
- * id the guest chose.  When one runs, the plugin reads the counter:
+ * nothing and that compilers never emit (bench/icount/marker.h), told by
+ * the guest's instruction bytes, for the architecture QEMU emulates:
+ *
+ *   x86_64   `nopl 0x4e53KKII(%rax)`: 0f 1f 80 and a 32-bit displacement
+ *            whose top half is "NS"
+ *   aarch64  `movk xzr, #0xKKII, lsl #48`: the 32-bit word 0xf2e0001f |
+ *            0xKKII << 5 (MOVK, hw 3, destination the zero register)
+ *
+ * KK is what it marks, II an id the guest chose.  When one runs, the
+ * plugin reads the counter:
  *
  *   KK 'B'  a window begins
  *   KK 'E'  it ends: the plugin writes "W II INSNS NS", the instructions
@@ -21,14 +28,15 @@
  * passes --smp 1; the plugin refuses to load with more, whose counter and
  * window all of them would share), so a window holds what the measured work cost, the
  * kernel included, and whatever else the kernel did meanwhile.  A count
- * is of instructions as TCG executes them: each iteration of a REP
+ * is of instructions as TCG executes them: each iteration of an x86 REP
  * string instruction counts as one, and a block cut short by a fault is
  * counted whole.
  *
  * Arguments (-plugin icount.so,out=FILE[,profile=on]): out is where the
  * lines go (required); profile=on also calls into the plugin for every
  * translation block run, which makes the guest slower, so only profiling
- * boots use it.
+ * boots use it.  The same plugin loads into qemu-system-x86_64 and
+ * qemu-system-aarch64; it refuses any other target.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -42,8 +50,12 @@
 
 NOSEC_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
-#define MARKER_MAGIC	0x4e53u		/* "NS" */
-#define MARKER_LEN	7		/* 0f 1f 80 disp32 */
+#define X86_MARKER_MAGIC	0x4e53u		/* "NS" */
+#define X86_MARKER_LEN		7		/* 0f 1f 80 disp32 */
+/* movk xzr, #imm16, lsl #48: imm16 in bits 5..20, the rest fixed. */
+#define A64_MARKER_MASK		0xffe0001fu
+#define A64_MARKER_INSN		0xf2e0001fu
+#define A64_MARKER_LEN		4
 
 /* A marker as translated: what it says, and what its block runs after it. */
 struct marker {
@@ -60,6 +72,7 @@ struct block {
 };
 
 static uint64_t insns;		/* every instruction the guest ran */
+static bool aarch64;		/* the target: aarch64, else x86_64 */
 static FILE *out;
 static bool profile;
 static bool profiling;
@@ -152,20 +165,37 @@ static void block_ran(unsigned int vcpu, void *data)
 		b->runs_insns += b->n_insns;
 }
 
+/* The little-endian 32-bit value at @p. */
+static uint32_t le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* A marker's kind and id, or false when @insn is not one. */
 static bool marker_of(const struct qemu_plugin_insn *insn, struct marker *m)
 {
 	const uint8_t *p = qemu_plugin_insn_data(insn);
-	uint32_t disp;
+	size_t len = qemu_plugin_insn_size(insn);
+	uint32_t v;
 
-	if (qemu_plugin_insn_size(insn) != MARKER_LEN ||
-	    p[0] != 0x0f || p[1] != 0x1f || p[2] != 0x80)
-		return false;
-	disp = p[3] | p[4] << 8 | p[5] << 16 | (uint32_t)p[6] << 24;
-	if (disp >> 16 != MARKER_MAGIC)
-		return false;
-	m->kind = disp >> 8 & 0xff;
-	m->id = disp & 0xff;
+	if (aarch64) {
+		/* An A64 instruction is one little-endian word. */
+		if (len != A64_MARKER_LEN)
+			return false;
+		v = le32(p);
+		if ((v & A64_MARKER_MASK) != A64_MARKER_INSN)
+			return false;
+		v = v >> 5 & 0xffff;
+	} else {
+		if (len != X86_MARKER_LEN ||
+		    p[0] != 0x0f || p[1] != 0x1f || p[2] != 0x80)
+			return false;
+		v = le32(p + 3);
+		if (v >> 16 != X86_MARKER_MAGIC)
+			return false;
+	}
+	m->kind = v >> 8 & 0xff;
+	m->id = v & 0xff;
 	return strchr("BEPQ", m->kind) && m->kind;
 }
 
@@ -232,7 +262,14 @@ NOSEC_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 {
 	const char *path = NULL;
 
-	(void)info;
+	/* The markers are the target's own instructions. */
+	if (!strcmp(info->target_name, "aarch64")) {
+		aarch64 = true;
+	} else if (strcmp(info->target_name, "x86_64")) {
+		fprintf(stderr, "icount: no markers for target %s "
+			"(x86_64 and aarch64 only)\n", info->target_name);
+		return -1;
+	}
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4))
 			path = argv[i] + 4;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The part of QEMU's TCG plugin interface, version 1 (QEMU 7.2, Debian
- * 12's qemu-system-x86), that the counting plugin uses.  Debian does not
- * package QEMU's qemu-plugin.h, so these are declared here, from the
- * interface's documentation: the types and the functions that QEMU
- * exports to a plugin it loads with -plugin.
+ * 12's qemu-system-x86 and qemu-system-arm), that the counting plugin
+ * uses.  Debian does not package QEMU's qemu-plugin.h, so these are
+ * declared here, from the interface's documentation: the types and the
+ * functions that QEMU exports to a plugin it loads with -plugin.
  */
 #ifndef NOSEC_QEMU_PLUGIN_V1_H
 #define NOSEC_QEMU_PLUGIN_V1_H
@@ -20,7 +20,18 @@ typedef uint64_t qemu_plugin_id_t;
 /* Opaque to the plugin. */
 struct qemu_plugin_tb;
 struct qemu_plugin_insn;
-struct qemu_info_t;
+
+/*
+ * What QEMU tells qemu_plugin_install() about itself: its first members,
+ * the only ones read (target_name: "x86_64", "aarch64", ...).
+ */
+struct qemu_info_t {
+	const char *target_name;
+	struct {
+		int min;
+		int current;
+	} version;
+};
 
 /* What a callback may do with the vCPU's registers: nothing, here. */
 enum qemu_plugin_cb_flags {
