@@ -113,11 +113,11 @@ void nosec_exec_disarm(void)
  * Process context, inside the ioctl syscall.
  *
  * Return: what makes the syscall instruction run again as execveat (see
- * above); -EBADF for a negative dirfd other than AT_FDCWD (execveat's own
- * answer, given before the call: where the ioctl returns the dirfd, a
- * value in the errno range would read as the ioctl's failure, or as a
- * restart); -EINVAL when the ioctl was not entered by a syscall
- * instruction of this task; -ENOMEM.
+ * above); -EBADF for a dirfd the ioctl cannot return where it returns the
+ * dirfd (arm64: a restart code, which the signal code would act on;
+ * execveat's own answer for a relative path, a refusal for an absolute
+ * one, whose dirfd execveat ignores); -EINVAL when the ioctl was not
+ * entered by a syscall instruction of this task; -ENOMEM.
  */
 long nosec_exec_arm(const struct nosec_execveat_args *args)
 {
@@ -126,7 +126,7 @@ long nosec_exec_arm(const struct nosec_execveat_args *args)
 	struct nosec_exec_arming *a;
 	int i, ret;
 
-	if (args->dirfd < 0 && args->dirfd != AT_FDCWD)
+	if (!nosec_arch_dirfd_returnable(args->dirfd))
 		return -EBADF;
 	if (!nosec_arch_ioctl_frame(regs, abi))
 		return -EINVAL;

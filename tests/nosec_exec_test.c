@@ -707,20 +707,36 @@ TEST_F(nosec_exec, ioctl_bad_input)
 	a.pathname = 0;
 	ASSERT_ERRNO(EFAULT, ioctl(fd, NOSEC_IOC_EXECVEAT, &a), "NULL path: %d", errno);
 	/*
-	 * A negative dirfd other than AT_FDCWD: EBADF from the ioctl, as
-	 * execveat would say, before anything is armed.  On arm64 the ioctl
-	 * returns the dirfd to make its svc run again as execveat; values
-	 * in the errno range would read as a failure, or as a restart
-	 * (-512..-516: the svc would run again as the ioctl).
+	 * A bad dirfd, with a relative path: EBADF, as from execveat.  On
+	 * arm64 the ioctl returns the dirfd to make its svc run again as
+	 * execveat; a restart code (-512..-516) would be acted on by the
+	 * signal code, so the ioctl itself refuses those.
 	 */
 	static const int bad_dirfd[] = { -1, -512, -514, -516, -4095 };
 
-	a.pathname = (uintptr_t)FIX_PROBE;
+	a.pathname = (uintptr_t)"probe";
 	for (size_t i = 0; i < sizeof(bad_dirfd) / sizeof(bad_dirfd[0]); i++) {
 		a.dirfd = bad_dirfd[i];
 		ASSERT_ERRNO(EBADF, ioctl(fd, NOSEC_IOC_EXECVEAT, &a),
 			     "dirfd %d: %d", a.dirfd, errno);
 	}
+	/* An absolute path: execveat ignores the dirfd, the ioctl too. */
+	char *argv[] = { FIX_PROBE, "--euid", "1000", NULL };
+	int st;
+	pid_t pid = fork();
+
+	ASSERT_TRUE(pid >= 0) TH_LOG("fork: %d", errno);
+	if (pid == 0) {
+		a.dirfd = -1;
+		a.pathname = (uintptr_t)FIX_PROBE;
+		a.argv = (uintptr_t)argv;
+		a.envp = (uintptr_t)environ;
+		ioctl(fd, NOSEC_IOC_EXECVEAT, &a);
+		_exit(100 + errno % 100);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0)) TH_LOG("waitpid: %d", errno);
+	ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("dirfd -1, absolute path: status %#x (100 + errno: not run)", st);
 	close(fd);
 }
 #endif	/* NOSEC_KSELFTEST */

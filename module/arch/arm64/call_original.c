@@ -7,6 +7,7 @@
  * (PAC): the hook's dispatcher sees the module's call and lets it through.
  */
 #include <linux/compiler.h>
+#include <linux/compiler_types.h>
 
 #include "../../arch.h"
 
@@ -23,11 +24,14 @@ typedef unsigned long (*nosec_original_fn)(unsigned long, unsigned long,
  * @a4: its fifth
  * @fn: its first instruction, where the module enters it
  *
+ * A Clang kernel with CFI would check the call's type, which no hooked
+ * function has (__nocfi); the branch guard checks its target instead.
+ *
  * Return: what @fn returns, in a register's width.
  */
-notrace unsigned long nosec_call_original(unsigned long a0, unsigned long a1,
-					  unsigned long a2, unsigned long a3,
-					  unsigned long a4, unsigned long fn)
+notrace __nocfi unsigned long
+nosec_call_original(unsigned long a0, unsigned long a1, unsigned long a2,
+		    unsigned long a3, unsigned long a4, unsigned long fn)
 {
 	nosec_original_fn original = (nosec_original_fn)fn;
 

@@ -8,6 +8,7 @@
 #define _NOSEC_EXEC_ARCH_ARM64_H
 
 #include <linux/compat.h>
+#include <linux/errno.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
@@ -173,6 +174,18 @@ static inline long nosec_arch_syscall_again(struct pt_regs *regs,
 	*nosec_arch_nr_reg(regs, abi) = nr;
 	regs->pc -= compat_thumb_mode(regs) ? 2 : AARCH64_INSN_SIZE;
 	return regs->regs[0];
+}
+
+/*
+ * Can the ioctl return @dirfd, as nosec_arch_syscall_again() does?  Not a
+ * restart code (-ERESTARTSYS to -ERESTART_RESTARTBLOCK, which include
+ * -ENOIOCTLCMD): the signal code would act on it, and make the SVC run
+ * again as the ioctl, or step the PC back twice.  Every other value is
+ * only displayed (ptrace, audit) before the SVC runs again.
+ */
+static inline bool nosec_arch_dirfd_returnable(int dirfd)
+{
+	return dirfd < -ERESTART_RESTARTBLOCK || dirfd > -ERESTARTSYS;
 }
 
 /*

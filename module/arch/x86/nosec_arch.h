@@ -145,6 +145,12 @@ static inline long nosec_arch_syscall_again(struct pt_regs *regs,
 	return nr;
 }
 
+/* The ioctl returns the syscall number, never the dirfd: any will do. */
+static inline bool nosec_arch_dirfd_returnable(int dirfd)
+{
+	return true;
+}
+
 /* An armed call failed: the number register is its return value already. */
 static inline void nosec_arch_ioctl_restore(struct pt_regs *regs,
 					    enum nosec_abi abi)
