@@ -155,7 +155,8 @@ static __always_inline struct nosec_hook *nosec_hook_at(unsigned long ip)
  * The addresses of the hooks that run for every task (@every_task), for
  * the one check that hits of the others make while no task carries state.
  */
-#define NOSEC_EVERY_TASK_HOOKS	4	/* execveat's three ABIs, or two and prctl */
+/* x86-64: execveat's three ABIs; arm64: its two, and prctl (a handler there). */
+#define NOSEC_EVERY_TASK_HOOKS	3
 static unsigned long nosec_every_task_addrs[NOSEC_EVERY_TASK_HOOKS];
 
 static void nosec_every_task_add(const struct nosec_hook *h)
