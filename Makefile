@@ -46,9 +46,10 @@ deps:
 include qemu/lanes.mk
 
 # Static checks: checkpatch, sparse, kernel-doc, shellcheck, cppcheck,
-# mandoc and the man pages' examples (tools/lint).
+# mandoc and the man pages' examples (tools/lint); sparse for arm64 too,
+# with the cross compiler (--arm64).
 lint:
-	qemu/deps --lint
+	qemu/deps --lint --arm64
 	$(MAKE) userspace
 	KVER=$(KVER) KDIR=$(KDIR) tools/lint
 
