@@ -19,6 +19,7 @@ int nosec_fault_step(const char *step);
 bool nosec_fault_probe(const char *symbol);
 bool nosec_fault_miss(const char *symbol);
 int nosec_fault_ibt_guard(void);
+int nosec_fault_wrong_branch(void);
 void nosec_fault_stats_show(struct seq_file *m);
 bool nosec_fault_fork_enomem(void);
 #else
@@ -38,6 +39,11 @@ static inline bool nosec_fault_miss(const char *symbol)
 }
 
 static inline int nosec_fault_ibt_guard(void)
+{
+	return 0;
+}
+
+static inline int nosec_fault_wrong_branch(void)
 {
 	return 0;
 }

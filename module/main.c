@@ -51,6 +51,10 @@ static int __init nosec_init(void)
 {
 	int ret;
 
+	/* The test build's wrong branch faults here, before anything exists. */
+	ret = nosec_fault_wrong_branch();
+	if (ret)
+		return ret;
 	ret = nosec_read_checks_start();
 	if (ret) {
 		pr_err("cannot create the read-check workqueue: %d\n", ret);
