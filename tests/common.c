@@ -522,6 +522,13 @@ int killed_before_running(const struct run *r)
 	       !strstr(r->out, "end=1");
 }
 
+long env_long(const char *name, long def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtol(v, NULL, 0) : def;
+}
+
 int write_text(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC);

@@ -155,6 +155,8 @@ int module_as_shipped(void);
 int set_param(const char *name, const char *value);
 /* Write @text to an existing file (sysfs, procfs): 0 or -1. */
 int write_text(const char *path, const char *text);
+/* The environment's @name as a number; @def when it is unset or empty. */
+long env_long(const char *name, long def);
 /* Does the file at @path hold exactly @text?  1 or 0. */
 int read_text(const char *path, const char *text);
 int log_says_after(const char *marker, const char *text);

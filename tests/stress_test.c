@@ -42,13 +42,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static long env_long(const char *name, long def)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? strtol(v, NULL, 0) : def;
-}
-
 /* ---- 100,000 fork/exit cycles of restricted and forced tasks ---- */
 
 /*
