@@ -124,8 +124,13 @@ static const struct ratio ratios[] = {
 	  "fork", ST_NOSEC, "fork", ST_STOCK, BOUND_NOISE, 0, 0 },
 	{ "fork_exec", "fork + exec, module / stock",
 	  "fork_exec", ST_NOSEC, "fork_exec", ST_STOCK, BOUND_NOISE, 0, 0 },
+	/*
+	 * Gate 1.005: a boot whose noise module moved little (a quick one
+	 * on 6.1: +-0.21 %) holds the module's own cost, about 0.3 % of an
+	 * exec, to a bound that full runs meet (6.1 1.0027, 6.12 1.0026).
+	 */
 	{ "exec", "exec, module / stock",
-	  "exec", ST_NOSEC, "exec", ST_STOCK, BOUND_NOISE, 0, 0 },
+	  "exec", ST_NOSEC, "exec", ST_STOCK, BOUND_NOISE, 0, 1.005 },
 	{ "getpid", "getpid, module / stock",
 	  "getpid", ST_NOSEC, "getpid", ST_STOCK, BOUND_NOISE, 0, 0 },
 	{ "prctl", "prctl(PR_GET_DUMPABLE), module / stock",
