@@ -49,6 +49,7 @@ int nosec_exec_refused(void);
 void nosec_ban_syscall_pre(struct ftrace_regs *regs);
 
 /* exec_nosec.c: the exec without a security transition */
+void nosec_bprm_check_pre(struct ftrace_regs *regs);
 void nosec_read_checks_forget(struct nosec_task *t);
 int nosec_read_checks_start(void);
 void nosec_read_checks_stop(void);

@@ -18,6 +18,7 @@
 #include "hooks.h"
 #include "main.h"
 #include "device.h"
+#include "session.h"
 
 /**
  * struct nosec_exec_arming - the execveat an ioctl armed
@@ -265,6 +266,14 @@ static long nosec_execveat_no_transition(const struct pt_regs *unused)
 				a = NULL;
 			}
 			ret = nosec_run_no_transition(a, regs, abi);
+			/*
+			 * Restricted by its exec (NOSEC_EXEC_RESTRICT_ALL): a
+			 * session keyring of its own before the new program
+			 * runs, or the program never runs.
+			 */
+			if (!ret && (at_flags & NOSEC_EXEC_RESTRICT_ALL) &&
+			    nosec_session_renew())
+				force_sig(SIGKILL);
 			goto out_put;	/* @a freed or rearmed */
 		}
 	}

@@ -3,13 +3,17 @@
  * nosec_exec - the exec ban (PR_RESTRICT_EXEC): this is where a restricted
  * task's execve()/execveat() is denied.
  *
- * Two layers.  The syscall entries (64-bit and 32-bit compat execve and
+ * Three layers.  The syscall entries (64-bit and 32-bit compat execve and
  * execveat) answer EPERM before anything is looked at, as the 2010 patch
  * did in do_execve().  bprm_execve(), which every exec of a user task goes
  * through whatever its entry point, denies again (on 6.1 before the file
  * is opened; on 6.12 after), so an entry point missing from the first
- * layer cannot bypass the ban.  A third check, in exec_nosec.c, kills an exec that somehow got
- * past both.
+ * layer cannot bypass the ban.  security_bprm_check() decides once more
+ * under the process's cred_guard_mutex, which PR_RESTRICT_TSYNC takes
+ * (restrict.c): an exec that was in flight in another thread when its
+ * thread was restricted is refused there, before the point of no return.
+ * A last check, in exec_nosec.c, kills an exec that somehow got past all
+ * three.
  *
  * The ban and the nosecurity exec of exec_arm.c meet at execveat(): a call
  * with AT_EXECVE_NO_TRANSITION goes to exec_arm.c, any other comes here
@@ -49,6 +53,11 @@ static long nosec_syscall_denied(const struct pt_regs *regs)
 
 /* bprm_execve() has taken 4 arguments or only @bprm: either way. */
 static int nosec_bprm_execve_denied(struct linux_binprm *bprm)
+{
+	return nosec_exec_refused();
+}
+
+static int nosec_bprm_check_denied(struct linux_binprm *bprm)
 {
 	return nosec_exec_refused();
 }
@@ -112,6 +121,25 @@ static void nosec_ban_bprm_execve_pre(struct ftrace_regs *regs)
 		nosec_hook_redirect(regs, nosec_bprm_execve_denied);
 }
 
+/**
+ * nosec_ban_bprm_check_pre() - deny under cred_guard_mutex
+ * @regs: registers at security_bprm_check()'s entry, which every file of
+ *	an exec meets before its binfmt loads it, the process's
+ *	cred_guard_mutex held
+ *
+ * The restriction that counts: PR_RESTRICT_TSYNC sets it under the same
+ * mutex, so an exec that began before it (past the two checks above) is
+ * refused here with EPERM, never run, never killed.  An exec the ban lets
+ * through meets the nosecurity exec's read check (exec_nosec.c).
+ */
+static void nosec_ban_bprm_check_pre(struct ftrace_regs *regs)
+{
+	if (nosec_exec_banned(nosec_task_flags(current)))
+		nosec_hook_redirect(regs, nosec_bprm_check_denied);
+	else
+		nosec_bprm_check_pre(regs);
+}
+
 /* The ban's hooks: every exec entry, then the path they all share. */
 const struct nosec_hook_spec nosec_exec_ban_hooks[] = {
 	NOSEC_HOOK(NOSEC_HOOK_SYS_EXECVE, NOSEC_SYSCALL("execve"),
@@ -129,5 +157,8 @@ const struct nosec_hook_spec nosec_exec_ban_hooks[] = {
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_EXECVE, "bprm_execve",
 		   nosec_ban_bprm_execve_pre, "redirect",
 		   "exec ban, every entry point (EPERM; on 6.1 before the file is opened)"),
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CHECK, "security_bprm_check",
+		   nosec_ban_bprm_check_pre, "redirect",
+		   "exec ban under cred_guard_mutex (EPERM); nosecurity: read access on each file"),
 	{}
 };

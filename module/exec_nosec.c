@@ -454,9 +454,10 @@ static void nosec_redirect_if_nosec(struct ftrace_regs *regs,
 
 /**
  * nosec_bprm_check_pre() - read check on each file of a nosecurity exec
- * @regs: registers at the entry of security_bprm_check()
+ * @regs: registers at the entry of security_bprm_check(), for an exec the
+ *	ban lets through (exec_ban.c hooks the function)
  */
-static void nosec_bprm_check_pre(struct ftrace_regs *regs)
+void nosec_bprm_check_pre(struct ftrace_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_bprm_check);
 }
@@ -623,9 +624,6 @@ out_unlock:
 
 /* The nosecurity exec's hooks, in the order an exec meets them. */
 const struct nosec_hook_spec nosec_exec_nosec_hooks[] = {
-	NOSEC_HOOK(NOSEC_HOOK_BPRM_CHECK, "security_bprm_check",
-		   nosec_bprm_check_pre, "redirect",
-		   "nosecurity: require read access on each file of the chain"),
 	NOSEC_HOOK(NOSEC_HOOK_OPEN_EXEC, "open_exec",
 		   nosec_open_exec_pre, "redirect",
 		   "nosecurity: require read access on interpreters"),

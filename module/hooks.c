@@ -54,7 +54,8 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS];
 /* The concerns' tables of hooks, each ended by an empty entry. */
 static const struct nosec_hook_spec *const nosec_hook_tables[] = {
 	nosec_exec_ban_hooks, nosec_exec_arm_hooks, nosec_exec_nosec_hooks,
-	nosec_task_life_hooks, nosec_scope_hooks, nosec_prctl_hooks,
+	nosec_task_life_hooks, nosec_scope_hooks, nosec_reopen_hooks,
+	nosec_prctl_hooks,
 };
 
 /*
@@ -437,7 +438,7 @@ void nosec_hooks_remove(void)
  * nosec_hook_call() - run a hooked kernel function from its replacement
  * @id: the hook
  * @arg0: the function's first argument
- * @arg1: its second argument, or 0 (no hooked function takes more)
+ * @arg1: its second argument, or 0
  *
  * Enters the function where its architecture's nosec_call_original()
  * can (x86-64: at the ftrace site, by a return; arm64: at its first
@@ -451,7 +452,22 @@ void nosec_hooks_remove(void)
 unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
 			      unsigned long arg1)
 {
-	return nosec_call_original(arg0, arg1, 0, 0, 0, nosec_hooks[id].entry);
+	return nosec_hook_call3(id, arg0, arg1, 0);
+}
+
+/**
+ * nosec_hook_call3() - nosec_hook_call() for a function of three arguments
+ * @id: the hook
+ * @arg0: the function's first argument
+ * @arg1: its second
+ * @arg2: its third (no hooked function takes more)
+ *
+ * Return: as nosec_hook_call().
+ */
+unsigned long nosec_hook_call3(enum nosec_hook_id id, unsigned long arg0,
+			       unsigned long arg1, unsigned long arg2)
+{
+	return nosec_call_original(arg0, arg1, arg2, 0, 0, nosec_hooks[id].entry);
 }
 
 /**

@@ -42,6 +42,8 @@ enum nosec_hook_id {
 	NOSEC_HOOK_PASTE_SELECTION,
 	NOSEC_HOOK_TASK_WORK_ADD,
 	NOSEC_HOOK_PRLIMIT,
+	NOSEC_HOOK_PROC_FD_LINK,
+	NOSEC_HOOK_FILE_OPEN,
 	NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
 	NOSEC_HOOK_SELINUX_CREDS_FOR_EXEC,
 	NOSEC_HOOK_TASK_PRCTL,
@@ -117,6 +119,7 @@ extern const struct nosec_hook_spec nosec_exec_arm_hooks[];
 extern const struct nosec_hook_spec nosec_exec_nosec_hooks[];
 extern const struct nosec_hook_spec nosec_task_life_hooks[];
 extern const struct nosec_hook_spec nosec_scope_hooks[];
+extern const struct nosec_hook_spec nosec_reopen_hooks[];
 extern const struct nosec_hook_spec nosec_prctl_hooks[];
 
 int nosec_hooks_prepare(void);
@@ -125,6 +128,8 @@ int nosec_hooks_enable(void);
 void nosec_hooks_remove(void);
 unsigned long nosec_hook_call(enum nosec_hook_id id, unsigned long arg0,
 			      unsigned long arg1);
+unsigned long nosec_hook_call3(enum nosec_hook_id id, unsigned long arg0,
+			       unsigned long arg1, unsigned long arg2);
 int nosec_branch_guard(void);
 int nosec_branch_check(const char *what, unsigned long addr);
 unsigned int nosec_branch_targets_checked(void);

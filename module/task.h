@@ -37,6 +37,20 @@ struct task_struct;
 #define NOSEC_TASK_LSM_MOVED		BIT(7)
 
 struct nosec_exec_arming;
+struct key;
+
+/**
+ * struct nosec_reopen - a descriptor a /proc/PID/fd link led to
+ * @dentry: the file's dentry, or NULL when no walk is pending
+ * @mnt: its mount
+ * @mode: the access the descriptor has (FMODE_READ, FMODE_WRITE; none for
+ *	O_PATH), and FMODE_NOSEC_APPEND when it only appends
+ */
+struct nosec_reopen {
+	const void *dentry;
+	const void *mnt;
+	unsigned int mode;
+};
 
 /**
  * struct nosec_task - what the module knows about one task
@@ -55,6 +69,11 @@ struct nosec_exec_arming;
  * @read_checked: the file of the current exec that last passed the read
  *	check at bprm_check (exec_nosec.c), NULL where an exec starts and
  *	commits; compared, never dereferenced; owned by @task.
+ * @new_session: the session keyring PR_RESTRICT_TSYNC gave @task, until
+ *	@task's task_work installs it (session.c); a reference, set by the
+ *	restricting thread under the table's lock, taken back by @task.
+ * @reopen: what @task's last walk through a /proc/PID/fd link found
+ *	(reopen.c); compared, never dereferenced; owned by @task.
  */
 struct nosec_task {
 	struct hlist_node node;
@@ -64,6 +83,8 @@ struct nosec_task {
 	int saved_dumpable;
 	struct nosec_exec_arming *arming;
 	const struct file *read_checked;
+	struct key *new_session;
+	struct nosec_reopen reopen;
 };
 
 /* task_state.c */

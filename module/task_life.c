@@ -23,6 +23,7 @@
 #include "task.h"
 #include "exec.h"
 #include "hooks.h"
+#include "session.h"
 #include "fault_inject.h"
 #include "stats.h"
 
@@ -148,13 +149,16 @@ static void nosec_fork_done_inherit(struct task_struct *child,
  * For a parent whose group was restricted between cgroup_can_fork() and
  * the child's link (restrict.c): the child gets the flags; if its entry
  * cannot be allocated, SIGKILL (for a thread, its whole group): the child
- * never runs.
+ * never runs.  A restricted child of a thread whose new session keyring is
+ * still pending gets it before it first runs (session.c).
  */
 static void nosec_fork_done_pre(struct ftrace_regs *regs)
 {
 	struct task_struct *child = (struct task_struct *)nosec_hook_arg(regs, 0);
 	unsigned int want = nosec_task_flags(current) & NOSEC_TASK_INHERITED;
 
+	if (want & NOSEC_TASK_RESTRICTED)
+		nosec_session_fork(child);
 	if (want & ~nosec_task_flags(child))
 		nosec_hook_redirect(regs, nosec_fork_done_inherit);
 }

@@ -16,6 +16,7 @@
  * a restriction cannot be unloaded away.
  */
 #include <linux/hashtable.h>
+#include <linux/key.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -334,6 +335,7 @@ void nosec_task_drop(struct task_struct *task)
 		module_put(THIS_MODULE);
 	/* Its task is gone: nobody else touches the arming. */
 	kfree(t->arming);
+	key_put(t->new_session);
 	kfree_rcu(t, rcu);
 }
 
@@ -354,6 +356,7 @@ void nosec_task_drop_all(void)
 	hash_for_each_safe(nosec_tasks, bkt, tmp, t, node) {
 		nosec_task_unlink(t);
 		kfree(t->arming);
+		key_put(t->new_session);
 		kfree_rcu(t, rcu);
 	}
 	spin_unlock_irqrestore(&nosec_tasks_lock, irqflags);

@@ -1,22 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A FUSE file system of one file that only an exec may open,
- * spoken directly over /dev/fuse: the interpreter of a script whose
- * nosecurity exec must stay killable while its read check waits.
+ * A FUSE file system of one file, spoken directly over /dev/fuse, that
+ * holds a task where the test wants it held.
  *
- * An exec's own open (open_exec(), flagged __FMODE_EXEC) is answered; any
- * other open, such as the read check's open for reading or a plain
- * open(), gets no reply.  The server says on a pipe when such an open has
- * arrived, and answers everything else (releases, getxattr with ENOSYS)
- * until it is killed, which aborts the connection and ends the open that
- * is still waiting.  The file reads as 256 zero bytes: the series reads
- * the start of a file before its read check, the module after.
+ * FUSE_STALL_OPEN: only an exec may open the file: the interpreter of a
+ * script whose nosecurity exec must stay killable while its read check
+ * waits.  An exec's own open (open_exec(), flagged __FMODE_EXEC) is
+ * answered; any other open, such as the read check's open for reading or
+ * a plain open(), gets no reply.  The server says on a pipe when such an
+ * open has arrived, and answers everything else (releases, getxattr with
+ * ENOSYS) until it is killed, which aborts the connection and ends the
+ * open that is still waiting.  The file reads as 256 zero bytes: the
+ * series reads the start of a file before its read check, the module
+ * after.
+ *
+ * FUSE_STALL_READ: every open is answered, every read waits: the server
+ * says so on the pipe.  An 'x' on its release pipe answers the reads
+ * waiting, and every later one, with EIO (the kernel retries a failed
+ * read ahead with a read of its own); an 'h' makes it hold reads again.
+ * An exec of the file waits there holding its process's cred_guard_mutex.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fuse.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -55,17 +65,62 @@ static void reply(int dev, uint64_t unique, int error, const void *arg,
 		perror("# fuse reply");
 }
 
-/* Serve @dev until killed; @ready gets a byte when a stalled open comes. */
-static void serve(int dev, int ready)
+/* The reads FUSE_STALL_READ holds, by their request's unique id. */
+static uint64_t held_reads[64];
+static unsigned int held_nr;
+/* FUSE_STALL_READ, released: reads fail at once. */
+static int reads_fail;
+
+/* Answer every held read with EIO. */
+static void release_reads(int dev)
+{
+	while (held_nr)
+		reply(dev, held_reads[--held_nr], -EIO, NULL, 0);
+}
+
+/*
+ * Wait until @dev has a request, answering held reads whenever a byte
+ * comes on @release (-1: none).  0, or -1 when the server is to end.
+ */
+static int wait_request(int dev, int release)
+{
+	struct pollfd p[2] = {
+		{ .fd = dev, .events = POLLIN }, { .fd = release, .events = POLLIN },
+	};
+	char c;
+
+	for (;;) {
+		if (poll(p, release < 0 ? 1 : 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (p[1].revents & POLLIN) {
+			if (read(release, &c, 1) != 1)
+				return -1;
+			reads_fail = c == 'x';
+			if (reads_fail)
+				release_reads(dev);
+		} else if (p[1].revents) {
+			return -1;
+		}
+		if (p[0].revents)
+			return 0;
+	}
+}
+
+/* Serve @dev until killed; @ready gets a byte when a stalled request comes. */
+static void serve(int dev, enum fuse_stall stall, int ready, int release)
 {
 	static char buf[FUSE_MIN_READ_BUFFER + 65536];
 
 	for (;;) {
-		ssize_t n = read(dev, buf, sizeof(buf));
+		ssize_t n = wait_request(dev, release) ? -1 :
+			    read(dev, buf, sizeof(buf));
 		struct fuse_in_header *ih = (struct fuse_in_header *)buf;
 		void *in = buf + sizeof(*ih);
 
-		if (n < 0 && (errno == EINTR || errno == ENOENT))
+		if (n < 0 && (errno == EINTR || errno == ENOENT || errno == EAGAIN))
 			continue;
 		if (n < (ssize_t)sizeof(*ih))
 			return;
@@ -109,7 +164,7 @@ static void serve(int dev, int ready)
 			struct fuse_open_in *oi = in;
 			struct fuse_open_out oo = { .fh = 1 };
 
-			if (!(oi->flags & OPEN_FOR_EXEC)) {
+			if (stall == FUSE_STALL_OPEN && !(oi->flags & OPEN_FOR_EXEC)) {
 				/* Not an exec's own open: no answer, ever. */
 				if (write(ready, "o", 1) != 1)
 					return;
@@ -124,6 +179,18 @@ static void serve(int dev, int ready)
 			struct fuse_read_in *ri = in;
 			size_t size = ri->offset < sizeof(zeros) ?
 				      sizeof(zeros) - ri->offset : 0;
+
+			if (stall == FUSE_STALL_READ && reads_fail) {
+				reply(dev, ih->unique, -EIO, NULL, 0);
+				break;
+			}
+			if (stall == FUSE_STALL_READ &&
+			    held_nr < sizeof(held_reads) / sizeof(held_reads[0])) {
+				held_reads[held_nr++] = ih->unique;
+				if (write(ready, "r", 1) != 1)
+					return;
+				break;
+			}
 
 			reply(dev, ih->unique, 0, zeros,
 			      size < ri->size ? size : ri->size);
@@ -143,20 +210,24 @@ static void serve(int dev, int ready)
 }
 
 /**
- * fuse_stall_start() - mount the file system and serve it
+ * fuse_server_start() - mount the file system and serve it
  * @mnt: an empty directory; the file is @mnt/interp (0755)
- * @ready: set to a descriptor that becomes readable (one byte) when the
- *	open that will never be answered has arrived
+ * @stall: what the server holds (enum fuse_stall)
+ * @ready: set to a descriptor that becomes readable (one byte) each time
+ *	a request the server holds has arrived
+ * @release: FUSE_STALL_READ: set to the server's release pipe ('x':
+ *	reads fail with EIO; 'h': they are held again); else NULL
  *
  * Return: the server's pid (kill it to abort the connection), or -1.
  */
-pid_t fuse_stall_start(const char *mnt, int *ready)
+pid_t fuse_server_start(const char *mnt, enum fuse_stall stall, int *ready,
+			int *release)
 {
-	int dev = open("/dev/fuse", O_RDWR | O_CLOEXEC), p[2];
+	int dev = open("/dev/fuse", O_RDWR | O_CLOEXEC), p[2], r[2] = { -1, -1 };
 	char opts[128];
 	pid_t pid;
 
-	if (dev < 0 || pipe(p))
+	if (dev < 0 || pipe(p) || (release && pipe2(r, O_CLOEXEC)))
 		return -1;
 	snprintf(opts, sizeof(opts),
 		 "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other", dev);
@@ -166,11 +237,30 @@ pid_t fuse_stall_start(const char *mnt, int *ready)
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(p[0]);
-		serve(dev, p[1]);
+		if (release)
+			close(r[1]);
+		serve(dev, stall, p[1], r[0]);
 		_exit(0);
 	}
 	close(dev);
 	close(p[1]);
 	*ready = p[0];
+	if (release) {
+		close(r[0]);
+		*release = r[1];
+	}
 	return pid;
+}
+
+/**
+ * fuse_stall_start() - the server that holds every open but an exec's
+ * @mnt: an empty directory; the file is @mnt/interp (0755)
+ * @ready: set to a descriptor that becomes readable (one byte) when the
+ *	open that will never be answered has arrived
+ *
+ * Return: the server's pid (kill it to abort the connection), or -1.
+ */
+pid_t fuse_stall_start(const char *mnt, int *ready)
+{
+	return fuse_server_start(mnt, FUSE_STALL_OPEN, ready, NULL);
 }

@@ -64,9 +64,16 @@ TEST_F(lifecycle, fail_closed_when_probes_miss)
 
 	MODULE_ONLY("the module's probes, fault injection");
 
-	/* Both layers of the exec ban miss: the last gate kills the exec. */
+	/* The first two layers of the exec ban miss: the third refuses. */
 	ASSERT_EQ(0, reload_fault("test_miss=" SYSCALL_SYM("execve") ","
 				     SYSCALL_SYM("execveat") ",bprm_execve"))
+		TH_LOG("load with missing ban probes: %d", errno);
+	ASSERT_EQ(EPERM, run_prog(PLAIN, FIX_PROBE, setup_user_restricted, &r))
+		TH_LOG("restricted execve, two layers missed: status %#x", r.status);
+	ASSERT_EQ(0, stat_value("killed_execs"));
+	/* All three miss: the last gate kills the exec. */
+	ASSERT_EQ(0, reload_fault("test_miss=" SYSCALL_SYM("execve") ","
+				     SYSCALL_SYM("execveat") ",bprm_execve,security_bprm_check"))
 		TH_LOG("load with missing ban probes: %d", errno);
 	ASSERT_EQ(-1, run_prog(PLAIN, FIX_PROBE, setup_user_restricted, &r));
 	ASSERT_TRUE(killed_before_running(&r))
