@@ -64,21 +64,16 @@ static const void *nosec_shared_of(struct task_struct *t, enum nosec_shared what
 
 /*
  * The references to current's @what: every task that shares it holds
- * one.  fs_struct counts its users under its lock.
+ * one.  Read without fs_struct's lock, which must not be taken under the
+ * group's siglock (an interrupt-safe lock).
  */
 static int nosec_shared_users(enum nosec_shared what)
 {
-	struct fs_struct *fs = current->fs;
-	int users;
-
 	switch (what) {
 	case NOSEC_SHARED_MM:
 		return atomic_read(&current->mm->mm_users);
 	case NOSEC_SHARED_FS:
-		spin_lock(&fs->lock);
-		users = fs->users;
-		spin_unlock(&fs->lock);
-		return users;
+		return READ_ONCE(current->fs->users);
 	default:
 		return atomic_read(&current->files->count);
 	}
@@ -89,16 +84,19 @@ static int nosec_shared_users(enum nosec_shared what)
  * outside @flags, or NULL.  Under the group's siglock and RCU.  Each task
  * that shares it holds a reference: when the group's own threads account
  * for all of them, no other task shares it, and the task list is not
- * walked.  The count is read first: a thread clears its ->mm (->fs,
- * ->files) before it drops its reference (exit_mm(), exit_fs(),
- * exit_files()), so a thread still seen with it after the barrier was
- * counted, and a thread exiting meanwhile cannot make the threads seem to
- * hold more references than were counted.  A task outside being made
- * meanwhile is counted before it is linked into the task list, so is seen
- * by neither: only a task that shares current's @what can make one that
- * does, and that task is seen here.  Kernel threads that borrow the mm for
- * a moment run no user code and are not counted, as in the kernel's own
- * current_is_single_threaded().
+ * walked.  The count is read first, and the group's own threads counted
+ * after the barrier are only those not exiting: a thread marks itself
+ * exiting (PF_EXITING) before it drops any of these references, with a
+ * full barrier between (exit_files()'s and mmput()'s decrements come
+ * first), so a reference seen dropped belongs to a thread seen exiting,
+ * and the threads cannot seem to hold more references than were counted.
+ * An exiting thread still holding one only makes the count look higher:
+ * then the task list is walked, and finds no one but a real sharer.  A
+ * task being made meanwhile holds its reference before it is linked into
+ * the task list, where the walk would see it: but only a task that shares
+ * current's @what can make one that does, and that task is seen here.
+ * Kernel threads that borrow the mm for a moment run no user code and are
+ * not counted, as in the kernel's own current_is_single_threaded().
  */
 static struct task_struct *nosec_sharer_left_out(unsigned int flags,
 						 enum nosec_shared what)
@@ -107,10 +105,11 @@ static struct task_struct *nosec_sharer_left_out(unsigned int flags,
 	int users = nosec_shared_users(what), own = 0;
 	struct task_struct *p, *t;
 
-	/* Pairs with the full barrier of each reference's drop. */
+	/* Pairs with the full barrier between PF_EXITING and the drop. */
 	smp_rmb();
 	for_each_thread(current, t)
-		if (nosec_shared_of(t, what) == mine)
+		if (!(READ_ONCE(t->flags) & PF_EXITING) &&
+		    nosec_shared_of(t, what) == mine)
 			own++;
 	if (users <= own)
 		return NULL;

@@ -594,6 +594,26 @@ int deny_execveat(int err)
 }
 
 /*
+ * /proc/self/task/@tid/@name into @buf (@size bytes at most, with the
+ * terminating NUL; "" when it cannot be read), its first line only.
+ */
+const char *read_thread_file(int tid, const char *name, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, name);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? 0 : read(fd, buf, size - 1);
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+/*
  * A task of TEST_UID that waits to be reached; restricted if asked.
  * Returns once it is set up (or gone).
  */

@@ -77,6 +77,8 @@ void setup_user_restricted(void);
 long restrict_me(unsigned long a2, unsigned long a3, unsigned long a4,
 		 unsigned long a5);
 
+/* The first line of /proc/self/task/@tid/@name, in @buf ("" if none). */
+const char *read_thread_file(int tid, const char *name, char *buf, size_t size);
 /* A task of TEST_UID that waits to be reached; restricted if asked. */
 pid_t spawn_sleeper(int restricted);
 /* Yama's ptrace_scope 0 (Debian's default) for a while, then as it was. */

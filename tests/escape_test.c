@@ -503,15 +503,9 @@ static void *exec_setuid_probe(void *arg)
 /* Whether thread @tid of this process waits for cred_guard_mutex (its wchan). */
 static int waits_in_mutex(pid_t tid)
 {
-	char path[64], buf[128] = "";
-	int fd, n;
+	char buf[128];
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", tid);
-	fd = open(path, O_RDONLY);
-	n = fd < 0 ? 0 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
+	read_thread_file(tid, "wchan", buf, sizeof(buf));
 	/* The mutex's own functions are skipped, as the scheduler's. */
 	return strstr(buf, "mutex") || strstr(buf, "bprm_execve") ||
 	       strstr(buf, "prepare_bprm_creds");

@@ -47,18 +47,8 @@ static int restrict_exec(unsigned long how, int *tid)
 static const char *thread_comm(int tid)
 {
 	static char comm[32];
-	char path[64];
-	int fd;
-	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
-	fd = open(path, O_RDONLY);
-	n = fd < 0 ? 0 : read(fd, comm, sizeof(comm) - 1);
-	if (fd >= 0)
-		close(fd);
-	comm[n > 0 ? n : 0] = 0;
-	comm[strcspn(comm, "\n")] = 0;
-	return comm;
+	return read_thread_file(tid, "comm", comm, sizeof(comm));
 }
 
 /* ---- a thread ---- */
