@@ -22,6 +22,7 @@
  */
 #include <linux/binfmts.h>
 #include <linux/gfp.h>
+#include <linux/security.h>
 #include <linux/sched.h>
 
 #include "task.h"
@@ -60,6 +61,30 @@ static int nosec_bprm_execve_denied(struct linux_binprm *bprm)
 static int nosec_bprm_check_denied(struct linux_binprm *bprm)
 {
 	return nosec_exec_refused();
+}
+
+static int nosec_bprm_check_shared(struct linux_binprm *bprm)
+{
+	return -EBUSY;
+}
+
+/*
+ * An exec that restricts its task (NOSEC_EXEC_RESTRICT_ALL) while a
+ * process outside its group shares its working directory and root: the
+ * exec gives the task a memory and a descriptor table of its own, but
+ * not an fs_struct, and a restriction beside a task that shares one is no
+ * boundary (restrict.c).  check_unsafe_exec() has just told, under
+ * cred_guard_mutex, with LSM_UNSAFE_SHARE; without it, it marked the
+ * fs_struct so that no task can share it until the exec ends.
+ */
+static bool nosec_restricts_beside_a_sharer(struct ftrace_regs *regs,
+					    unsigned int flags)
+{
+	const struct linux_binprm *bprm =
+		(const struct linux_binprm *)nosec_hook_arg(regs, 0);
+
+	return (flags & NOSEC_TASK_RESTRICT_ON_EXEC) &&
+	       (bprm->unsafe & LSM_UNSAFE_SHARE);
 }
 
 /*
@@ -129,13 +154,19 @@ static void nosec_ban_bprm_execve_pre(struct ftrace_regs *regs)
  *
  * The restriction that counts: PR_RESTRICT_TSYNC sets it under the same
  * mutex, so an exec that began before it (past the two checks above) is
- * refused here with EPERM, never run, never killed.  An exec the ban lets
- * through meets the nosecurity exec's read check (exec_nosec.c).
+ * refused here with EPERM, never run, never killed.  An exec that would
+ * restrict its task beside a process sharing its fs_struct fails with
+ * EBUSY, as PR_RESTRICT_ME does.  An exec the ban lets through meets the
+ * nosecurity exec's read check (exec_nosec.c).
  */
 static void nosec_ban_bprm_check_pre(struct ftrace_regs *regs)
 {
-	if (nosec_exec_banned(nosec_task_flags(current)))
+	unsigned int flags = nosec_task_flags(current);
+
+	if (nosec_exec_banned(flags))
 		nosec_hook_redirect(regs, nosec_bprm_check_denied);
+	else if (nosec_restricts_beside_a_sharer(regs, flags))
+		nosec_hook_redirect(regs, nosec_bprm_check_shared);
 	else
 		nosec_bprm_check_pre(regs);
 }

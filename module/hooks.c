@@ -55,7 +55,7 @@ static struct nosec_hook nosec_hooks[NOSEC_NR_HOOKS];
 static const struct nosec_hook_spec *const nosec_hook_tables[] = {
 	nosec_exec_ban_hooks, nosec_exec_arm_hooks, nosec_exec_nosec_hooks,
 	nosec_task_life_hooks, nosec_scope_hooks, nosec_reopen_hooks,
-	nosec_prctl_hooks,
+	nosec_session_hooks, nosec_prctl_hooks,
 };
 
 /*
@@ -121,7 +121,7 @@ static int nosec_symbol_address(const char *symbol, unsigned long *addr,
  * two rather than a walk over the table (every hook of every task runs
  * the dispatcher while any task carries state).
  */
-#define NOSEC_HOOK_SLOT_BITS	6
+#define NOSEC_HOOK_SLOT_BITS	7
 static u8 nosec_hook_slots[1 << NOSEC_HOOK_SLOT_BITS];
 static_assert(ARRAY_SIZE(nosec_hook_slots) > 2 * NOSEC_NR_HOOKS);
 

@@ -44,6 +44,7 @@ enum nosec_hook_id {
 	NOSEC_HOOK_PRLIMIT,
 	NOSEC_HOOK_PROC_FD_LINK,
 	NOSEC_HOOK_FILE_OPEN,
+	NOSEC_HOOK_KEY_PERMISSION,
 	NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
 	NOSEC_HOOK_SELINUX_CREDS_FOR_EXEC,
 	NOSEC_HOOK_TASK_PRCTL,
@@ -120,6 +121,7 @@ extern const struct nosec_hook_spec nosec_exec_nosec_hooks[];
 extern const struct nosec_hook_spec nosec_task_life_hooks[];
 extern const struct nosec_hook_spec nosec_scope_hooks[];
 extern const struct nosec_hook_spec nosec_reopen_hooks[];
+extern const struct nosec_hook_spec nosec_session_hooks[];
 extern const struct nosec_hook_spec nosec_prctl_hooks[];
 
 int nosec_hooks_prepare(void);

@@ -12,8 +12,9 @@
  * So for a restricted task, proc_fd_link() notes the access the
  * descriptor has, and the open that follows (security_file_open()), of
  * that same file, asks for no more: read only if the descriptor reads,
- * write only if it writes, append only if it only appends; an O_PATH
- * descriptor gives none (it would be a step to any).  Otherwise EACCES.
+ * write (or truncate) only if it writes; an O_PATH descriptor gives none
+ * (it would be a step to any).  Otherwise EACCES.  (O_APPEND is no limit
+ * to keep: fcntl(F_SETFL) takes it off any descriptor.)
  * An exec's own open gives the task no descriptor and is not judged.  Why,
  * and what stays open: docs/security.md, "What the tree shares".
  */
@@ -30,10 +31,9 @@
 #include "hooks.h"
 #include "stats.h"
 
-/* struct nosec_reopen's mode: the access bits of f_mode, and append-only. */
+/* struct nosec_reopen's mode: the access bits of f_mode. */
 #define NOSEC_REOPEN_READ	((__force unsigned int)FMODE_READ)
 #define NOSEC_REOPEN_WRITE	((__force unsigned int)FMODE_WRITE)
-#define NOSEC_REOPEN_APPEND	0x80000000u
 
 /* The access bits of @file's f_mode, as struct nosec_reopen's mode. */
 static unsigned int nosec_file_access(const struct file *file)
@@ -44,7 +44,7 @@ static unsigned int nosec_file_access(const struct file *file)
 
 /*
  * The access descriptor @fd of @task has, if it still holds the file at
- * @path: FMODE_READ, FMODE_WRITE, NOSEC_REOPEN_APPEND; 0 when it holds
+ * @path: FMODE_READ, FMODE_WRITE; 0 when it holds
  * another file now (the table changed since the link was followed), or
  * the descriptor is an O_PATH one.
  */
@@ -62,11 +62,8 @@ static unsigned int nosec_fd_access(struct task_struct *task, unsigned int fd,
 	rcu_read_lock();
 	file = files_lookup_fd_raw(files, fd);
 	if (file && file->f_path.dentry == path->dentry &&
-	    file->f_path.mnt == path->mnt) {
+	    file->f_path.mnt == path->mnt)
 		mode = nosec_file_access(file);
-		if ((file->f_flags & O_APPEND) && (mode & NOSEC_REOPEN_WRITE))
-			mode |= NOSEC_REOPEN_APPEND;
-	}
 	/* Still the same file: what was read is its access. */
 	if (files_lookup_fd_raw(files, fd) != file)
 		mode = 0;
@@ -123,10 +120,10 @@ static bool nosec_reopen_exceeds(const struct file *file, unsigned int mode)
 
 	if (file->f_flags & __FMODE_EXEC)
 		return false;
-	if (want & ~mode)
-		return true;
-	return (want & NOSEC_REOPEN_WRITE) && (mode & NOSEC_REOPEN_APPEND) &&
-	       !(file->f_flags & O_APPEND);
+	/* O_TRUNC writes, whatever the access asked for. */
+	if (file->f_flags & O_TRUNC)
+		want |= NOSEC_REOPEN_WRITE;
+	return want & ~mode;
 }
 
 /**

@@ -11,8 +11,12 @@
  * space (a task_work), and a task such a thread was making meanwhile
  * before it first runs (nosec_session_fork()); a NOSEC_EXEC_RESTRICT_ALL
  * exec before its new program runs.  What the tree makes afterwards
- * inherits the tree's keyring.  The uid's own keyrings (@u, @us) stay
- * shared, as its files do (docs/security.md, "Where the promise ends").
+ * inherits the tree's keyring.  And a restricted task gains possession
+ * of no key it does not possess: it may not link one into its keyrings,
+ * nor search (or join by name) a keyring it does not possess, which would
+ * give it the parent's session keyring again by its serial or its name.
+ * The uid's own keyrings (@u, @us) stay shared, as its files do
+ * (docs/security.md, "Where the promise ends").
  */
 #include <linux/cred.h>
 #include <linux/key.h>
@@ -22,6 +26,7 @@
 #include <linux/task_work.h>
 
 #include "task.h"
+#include "hooks.h"
 #include "session.h"
 #include "stats.h"
 
@@ -45,8 +50,7 @@ static struct key *nosec_session_keyring_alloc(void)
 	const struct cred *cred = current_cred();
 
 	return keyring_alloc("_ses", cred->uid, cred->gid, cred,
-			     KEY_POS_ALL | KEY_USR_VIEW | KEY_USR_READ |
-			     KEY_USR_LINK,
+			     KEY_POS_ALL | KEY_USR_VIEW | KEY_USR_READ,
 			     KEY_ALLOC_QUOTA_OVERRUN, NULL, NULL);
 }
 
@@ -268,4 +272,44 @@ int nosec_session_renew(void)
 	return ret;
 }
 
+static int nosec_key_permission_denied(key_ref_t key_ref,
+				       const struct cred *cred,
+				       enum key_need_perm need_perm)
+{
+	atomic_long_inc(&nosec_stats.scope_denied);
+	return -EACCES;
+}
+
+/**
+ * nosec_key_permission_pre() - no possession gained by a restricted task
+ * @regs: registers at the entry of security_key_permission() (the key
+ *	with its possession bit, the creds, what is asked)
+ *
+ * Linking a key, or searching a keyring (KEYCTL_JOIN_SESSION_KEYRING by
+ * name searches for one), that the task does not possess is redirected to
+ * fail with EACCES.
+ */
+static void nosec_key_permission_pre(struct ftrace_regs *regs)
+{
+	key_ref_t key_ref = (key_ref_t)nosec_hook_arg(regs, 0);
+	enum key_need_perm need = (enum key_need_perm)nosec_hook_arg(regs, 2);
+
+	if ((need != KEY_NEED_LINK && need != KEY_NEED_SEARCH) ||
+	    is_key_possessed(key_ref))
+		return;
+	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
+		nosec_hook_redirect(regs, nosec_key_permission_denied);
+}
+
 #endif /* CONFIG_KEYS */
+
+/* The session keyring's hook. */
+const struct nosec_hook_spec nosec_session_hooks[] = {
+#ifdef CONFIG_KEYS
+	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_KEY_PERMISSION, IS_ENABLED(CONFIG_SECURITY),
+			    "security_key_permission",
+			    nosec_key_permission_pre, "redirect",
+			    "session: no key linked or searched that is not possessed"),
+#endif
+	{}
+};

@@ -44,7 +44,7 @@ struct key;
  * @dentry: the file's dentry, or NULL when no walk is pending
  * @mnt: its mount
  * @mode: the access the descriptor has (FMODE_READ, FMODE_WRITE; none for
- *	O_PATH), and FMODE_NOSEC_APPEND when it only appends
+ *	O_PATH)
  */
 struct nosec_reopen {
 	const void *dentry;

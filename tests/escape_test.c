@@ -118,9 +118,10 @@ TEST_F(escape, reopen_pipe_read_end_for_writing)
 
 /*
  * A file of TEST_UID's, opened for reading and unlinked (bash's here-
- * documents): reopened for writing or appending, it is the script the
- * shell reads next.  An O_PATH descriptor on it gives no access either,
- * so it is no step towards one; an append-only one stays append-only.
+ * documents): reopened for writing, appending or truncating, it is the
+ * script the shell reads next.  An O_PATH descriptor on it gives no
+ * access either, so it is no step towards one.  A descriptor that writes
+ * (O_APPEND or not: fcntl() takes O_APPEND off it) reopens for writing.
  */
 TEST_F(escape, reopen_file_with_more_access)
 {
@@ -139,17 +140,24 @@ TEST_F(escape, reopen_file_with_more_access)
 
 		ASSERT_EQ(want, reopen_errno(ro, masks[i], O_WRONLY | O_APPEND))
 			TH_LOG("mask %#lx: read-only, for appending", masks[i]);
+		if (masks[i])	/* unrestricted, it would empty the file: last */
+			ASSERT_EQ(EACCES, reopen_errno(ro, masks[i], O_RDONLY | O_TRUNC))
+				TH_LOG("mask %#lx: read-only, for reading and truncating", masks[i]);
 		ASSERT_EQ(0, reopen_errno(ro, masks[i], O_RDONLY))
 			TH_LOG("mask %#lx: read-only, for reading", masks[i]);
 		ASSERT_EQ(want, reopen_errno(path, masks[i], O_RDONLY))
 			TH_LOG("mask %#lx: O_PATH, for reading", masks[i]);
 		ASSERT_EQ(0, reopen_errno(path, masks[i], O_PATH))
 			TH_LOG("mask %#lx: O_PATH, as O_PATH", masks[i]);
-		ASSERT_EQ(want, reopen_errno(wa, masks[i], O_WRONLY))
-			TH_LOG("mask %#lx: append-only, for writing anywhere", masks[i]);
-		ASSERT_EQ(0, reopen_errno(wa, masks[i], O_WRONLY | O_APPEND))
-			TH_LOG("mask %#lx: append-only, for appending", masks[i]);
+		ASSERT_EQ(0, reopen_errno(wa, masks[i], O_WRONLY))
+			TH_LOG("mask %#lx: writing, for writing", masks[i]);
+		ASSERT_EQ(want, reopen_errno(wa, masks[i], O_RDWR))
+			TH_LOG("mask %#lx: writing, for reading too", masks[i]);
 	}
+	/* The truncations were refused: the file still holds its line. */
+	ASSERT_EQ(5, lseek(ro, 0, SEEK_END));
+	ASSERT_EQ(0, reopen_errno(ro, 0, O_RDONLY | O_TRUNC));
+	ASSERT_EQ(0, lseek(ro, 0, SEEK_END)) TH_LOG("unrestricted, the reopen truncates");
 }
 
 /*
@@ -358,6 +366,62 @@ TEST_F(escape, session_keyring_not_shared_with_the_parent)
 }
 
 /*
+ * A session keyring joined by name (keyctl new_session NAME, pam_keyinit
+ * with a name) lets its user link it: a restricted child that links the
+ * parent's into its own possesses it again, and could add a key there.
+ * A restricted task links, joins by name and searches no keyring it does
+ * not possess.
+ */
+static int link_parent_keyring(unsigned long mask)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		long parent;
+		pid_t child;
+
+		setup_user();
+		parent = keyctl(KEYCTL_JOIN_SESSION_KEYRING, (long)"nosec-parent", 0, 0, 0);
+		if (parent < 0)
+			_exit(errno == ENOSYS ? 150 : 101);
+		child = fork();
+		if (child == 0) {
+			/* A keyring of its own to link into (not the parent's itself). */
+			if ((mask && restrict_me(mask, 0, 0, 0)) ||
+			    keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0) < 0)
+				_exit(102);
+			if (keyctl(KEYCTL_LINK, parent, KEY_SPEC_SESSION_KEYRING, 0, 0) < 0)
+				_exit(errno == EACCES ? 10 : 103);
+			if (add_user_key("nosec:planted", parent) < 0)
+				_exit(104);
+			_exit(0);
+		}
+		child = wait_status(child);
+		if (child && child != 10)
+			_exit(child);
+		/* 0: the parent's keyring holds the tree's key; 10: refused. */
+		_exit(keyring_has(KEY_SPEC_SESSION_KEYRING, "nosec:planted") ? 0 :
+		      child == 10 ? 10 : 105);
+	}
+	return wait_status(pid);
+}
+
+TEST_F(escape, named_session_keyring_not_linked_by_the_tree)
+{
+	SERIES_NOT_YET();
+	int r = link_parent_keyring(0);
+
+	if (r == 150)
+		SKIP(return, "%s", "no keyrings in this kernel");
+	ASSERT_EQ(0, r) TH_LOG("unrestricted: the child links the parent's keyring (%d)", r);
+	for (size_t i = 1; i < sizeof(masks) / sizeof(masks[0]); i++) {
+		r = link_parent_keyring(masks[i]);
+		ASSERT_EQ(10, r) TH_LOG("mask %#lx: %d (0: the parent's keyring got the key)",
+					masks[i], r);
+	}
+}
+
+/*
  * The uid's own keyrings (@u, @us) stay shared, as its files do
  * (docs/security.md, "Where the promise ends").
  */
@@ -445,6 +509,41 @@ TEST_F(escape, clone_files_sharer_refuses_restriction)
 {
 	SERIES_NOT_YET();
 	sharer_case(_metadata, CLONE_FILES, "files_struct (CLONE_FILES)");
+}
+
+/*
+ * NOSEC_EXEC_RESTRICT_ALL restricts its task by the exec, which gives it
+ * a memory and descriptors of its own but keeps its fs_struct: beside a
+ * process sharing that, it fails with EBUSY before the program runs.
+ */
+TEST_F(escape, restrict_all_exec_refused_beside_fs_sharer)
+{
+	SERIES_NOT_YET();
+	char *argv[] = { "probe", NULL };
+	int e;
+
+	for (int share = 0; share < 2; share++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			pid_t child;
+
+			setup_user();
+			child = syscall(SYS_clone, (share ? CLONE_FS : 0) | SIGCHLD, 0, 0, 0, 0);
+			if (child == 0) {
+				int null = open("/dev/null", O_WRONLY);
+
+				dup2(null, 1);
+				execveat_nosecurity(AT_FDCWD, FIX_PROBE, argv, environ,
+						    NOSEC_EXEC_RESTRICT_ALL);
+				_exit(errno);
+			}
+			_exit(wait_status(child));
+		}
+		e = wait_status(pid);
+		ASSERT_EQ(share ? EBUSY : 0, e)
+			TH_LOG("RESTRICT_ALL exec, %s: %d", share ? "CLONE_FS sharer" : "no sharer", e);
+	}
 }
 
 /* What a restricted task makes with CLONE_FS or CLONE_FILES is restricted. */
