@@ -79,9 +79,27 @@ static int nosec_shared_users(enum nosec_shared what)
 	}
 }
 
+/* Does current, or with @thread_group a thread of its group, hold @it? */
+static bool nosec_group_holds(const void *it, enum nosec_shared what,
+			      bool thread_group)
+{
+	struct task_struct *t;
+
+	if (it == nosec_shared_of(current, what))
+		return true;
+	if (thread_group)
+		for_each_thread(current, t)
+			if (nosec_shared_of(t, what) == it)
+				return true;
+	return false;
+}
+
 /*
- * A task outside current's thread group that shares its @what and stays
- * outside @flags, or NULL.  Under the group's siglock and RCU.  Each task
+ * A task outside current's thread group that shares its @what (with
+ * @thread_group, or another thread's of the group: a thread may have an
+ * fs_struct or files_struct of its own, from unshare(), whose count is
+ * not read here, so the task list is walked) and stays outside @flags,
+ * or NULL.  Under the group's siglock and RCU.  Each task
  * that shares it holds a reference: when the group's own threads account
  * for all of them, no other task shares it, and the task list is not
  * walked.  The count is read first, and the group's own threads counted
@@ -99,26 +117,33 @@ static int nosec_shared_users(enum nosec_shared what)
  * not counted, as in the kernel's own current_is_single_threaded().
  */
 static struct task_struct *nosec_sharer_left_out(unsigned int flags,
-						 enum nosec_shared what)
+						 enum nosec_shared what,
+						 bool thread_group)
 {
-	const void *mine = nosec_shared_of(current, what);
-	int users = nosec_shared_users(what), own = 0;
+	const void *mine = nosec_shared_of(current, what), *it;
+	int users = nosec_shared_users(what), own = 0, others = 0;
 	struct task_struct *p, *t;
 
 	/* Pairs with the full barrier between PF_EXITING and the drop. */
 	smp_rmb();
-	for_each_thread(current, t)
-		if (!(READ_ONCE(t->flags) & PF_EXITING) &&
-		    nosec_shared_of(t, what) == mine)
-			own++;
-	if (users <= own)
+	for_each_thread(current, t) {
+		it = nosec_shared_of(t, what);
+		if (it == mine)
+			own += !(READ_ONCE(t->flags) & PF_EXITING);
+		else
+			others += !!it;
+	}
+	if (users <= own && !(thread_group && others))
 		return NULL;
 	for_each_process(p) {
 		if ((p->flags & PF_KTHREAD) || same_thread_group(p, current))
 			continue;
-		for_each_thread(p, t)
-			if (nosec_shared_of(t, what) == mine && nosec_left_out(t, flags))
+		for_each_thread(p, t) {
+			it = nosec_shared_of(t, what);
+			if (it && nosec_group_holds(it, what, thread_group) &&
+			    nosec_left_out(t, flags))
 				return t;
+		}
 	}
 	return NULL;
 }
@@ -142,9 +167,9 @@ static struct task_struct *nosec_restrict_blocker(unsigned int flags,
 		if (found)
 			return found;
 	}
-	return nosec_sharer_left_out(flags, NOSEC_SHARED_MM) ?:
-	       nosec_sharer_left_out(flags, NOSEC_SHARED_FS) ?:
-	       nosec_sharer_left_out(flags, NOSEC_SHARED_FILES);
+	return nosec_sharer_left_out(flags, NOSEC_SHARED_MM, thread_group) ?:
+	       nosec_sharer_left_out(flags, NOSEC_SHARED_FS, thread_group) ?:
+	       nosec_sharer_left_out(flags, NOSEC_SHARED_FILES, thread_group);
 }
 
 /*

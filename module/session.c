@@ -287,17 +287,22 @@ static int nosec_key_permission_denied(key_ref_t key_ref,
  *
  * Linking a key, or searching a keyring (KEYCTL_JOIN_SESSION_KEYRING by
  * name searches for one), that the task does not possess is redirected to
- * fail with EACCES.
+ * fail with EACCES; so is any use of a key by a thread whose new session
+ * keyring still waits in its task_work (PR_RESTRICT_TSYNC restricted it
+ * in the middle of a call: an add_key() whose payload was being copied
+ * would put the key in the old one).
  */
 static void nosec_key_permission_pre(struct ftrace_regs *regs)
 {
 	key_ref_t key_ref = (key_ref_t)nosec_hook_arg(regs, 0);
 	enum key_need_perm need = (enum key_need_perm)nosec_hook_arg(regs, 2);
+	struct nosec_task *t = nosec_task_current();
+	bool gains = (need == KEY_NEED_LINK || need == KEY_NEED_SEARCH) &&
+		     !is_key_possessed(key_ref);
 
-	if ((need != KEY_NEED_LINK && need != KEY_NEED_SEARCH) ||
-	    is_key_possessed(key_ref))
+	if (!t || !(atomic_read(&t->flags) & NOSEC_TASK_RESTRICTED))
 		return;
-	if (nosec_task_flags(current) & NOSEC_TASK_RESTRICTED)
+	if (gains || READ_ONCE(t->new_session))
 		nosec_hook_redirect(regs, nosec_key_permission_denied);
 }
 

@@ -25,6 +25,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,16 +46,6 @@
 #include "ksft_nosec.h"
 
 NOSEC_FIXTURE(escape);
-
-/*
- * The series (upstream/) does not close these routes yet: skipped there,
- * never counted as passed, until its v3 does (issue 43).
- */
-#define SERIES_NOT_YET()						\
-	do {								\
-		if (nosec_native)					\
-			SKIP(return, "%s", "the series does not close this route yet"); \
-	} while (0)
 
 #define NOSEC_RUN	"/nosec/bin/nosec-run"
 #define ESCAPED		FIX "/escaped"
@@ -95,7 +86,6 @@ static const unsigned long masks[] = {
  */
 TEST_F(escape, reopen_pipe_read_end_for_writing)
 {
-	SERIES_NOT_YET();
 	int p[2];
 
 	ASSERT_EQ(0, pipe(p));
@@ -125,7 +115,6 @@ TEST_F(escape, reopen_pipe_read_end_for_writing)
  */
 TEST_F(escape, reopen_file_with_more_access)
 {
-	SERIES_NOT_YET();
 	int ro, wa, path;
 
 	ASSERT_EQ(0, write_file(FIX "/heredoc", "true\n", 0600));
@@ -142,7 +131,8 @@ TEST_F(escape, reopen_file_with_more_access)
 			TH_LOG("mask %#lx: read-only, for appending", masks[i]);
 		if (masks[i])	/* unrestricted, it would empty the file: last */
 			ASSERT_EQ(EACCES, reopen_errno(ro, masks[i], O_RDONLY | O_TRUNC))
-				TH_LOG("mask %#lx: read-only, for reading and truncating", masks[i]);
+				TH_LOG("mask %#lx: read-only, for reading and truncating",
+				       masks[i]);
 		ASSERT_EQ(0, reopen_errno(ro, masks[i], O_RDONLY))
 			TH_LOG("mask %#lx: read-only, for reading", masks[i]);
 		ASSERT_EQ(want, reopen_errno(path, masks[i], O_RDONLY))
@@ -160,6 +150,7 @@ TEST_F(escape, reopen_file_with_more_access)
 	ASSERT_EQ(0, lseek(ro, 0, SEEK_END)) TH_LOG("unrestricted, the reopen truncates");
 }
 
+#ifndef NOSEC_KSELFTEST	/* nosec-run starts the tree */
 /*
  * A shell of TEST_UID reads its script from @fd (a pipe's read end or a
  * file) and runs it: first a tree (tree_line()) that tries to add a line
@@ -208,15 +199,22 @@ static const char *const tree_opts[] = {
 	NULL, "--restrict", "--restrict --force", "--restrict-all",
 };
 
+/* --restrict-all is the module's (NOSEC_EXEC_RESTRICT_ALL). */
+static bool tree_opt_here(const char *opt)
+{
+	return !nosec_native || !opt || !strstr(opt, "--restrict-all");
+}
+
 TEST_F(escape, shell_fed_by_a_pipe_runs_nothing_of_the_tree)
 {
-	SERIES_NOT_YET();
 	char line[512];
 
 	ASSERT_EQ(0, chmod(FIX, 0777));
 	for (size_t i = 0; i < sizeof(tree_opts) / sizeof(tree_opts[0]); i++) {
 		int p[2], r;
 
+		if (!tree_opt_here(tree_opts[i]))
+			continue;
 		ASSERT_EQ(0, pipe(p));
 		/* The pipe of a shell of TEST_UID's: its own to reopen, unrestricted. */
 		ASSERT_EQ(0, fchown(p[0], TEST_UID, TEST_GID));
@@ -235,13 +233,14 @@ TEST_F(escape, shell_fed_by_a_pipe_runs_nothing_of_the_tree)
 
 TEST_F(escape, shell_reading_a_heredoc_file_runs_nothing_of_the_tree)
 {
-	SERIES_NOT_YET();
 	char line[512];
 
 	ASSERT_EQ(0, chmod(FIX, 0777));
 	for (size_t i = 0; i < sizeof(tree_opts) / sizeof(tree_opts[0]); i++) {
 		int fd, r;
 
+		if (!tree_opt_here(tree_opts[i]))
+			continue;
 		tree_line(line, sizeof(line), tree_opts[i]);
 		ASSERT_EQ(0, write_file(FIX "/heredoc", line, 0600));
 		ASSERT_EQ(0, chown(FIX "/heredoc", TEST_UID, TEST_GID));
@@ -257,6 +256,7 @@ TEST_F(escape, shell_reading_a_heredoc_file_runs_nothing_of_the_tree)
 			       r ? "ran the line the tree added" : "ran nothing more");
 	}
 }
+#endif	/* NOSEC_KSELFTEST */
 
 /* ---- the session keyring ---- */
 
@@ -309,7 +309,8 @@ static int key_reaches_parent(unsigned long mask, long keyring, int tsync)
 			_exit(errno == ENOSYS ? 150 : 101);
 		child = fork();
 		if (child == 0) {
-			long before = keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0, 0, 0);
+			long before = keyctl(KEYCTL_GET_KEYRING_ID,
+					     KEY_SPEC_SESSION_KEYRING, 0, 0, 0);
 			pthread_t t;
 			int go[2];
 			void *ret;
@@ -327,7 +328,8 @@ static int key_reaches_parent(unsigned long mask, long keyring, int tsync)
 			if (mask && restrict_me(mask, 0, 0, 0))
 				_exit(103);
 			/* A restriction gives a session keyring of the task's own. */
-			if (mask && keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0, 0, 0) == before)
+			if (mask && keyctl(KEYCTL_GET_KEYRING_ID,
+					   KEY_SPEC_SESSION_KEYRING, 0, 0, 0) == before)
 				_exit(105);
 			_exit(add_user_key("nosec:planted", keyring) < 0 ? 106 : 0);
 		}
@@ -350,7 +352,6 @@ static int key_reaches_parent(unsigned long mask, long keyring, int tsync)
  */
 TEST_F(escape, session_keyring_not_shared_with_the_parent)
 {
-	SERIES_NOT_YET();
 	int r = key_reaches_parent(0, KEY_SPEC_SESSION_KEYRING, 0);
 
 	if (r == 150)
@@ -408,7 +409,6 @@ static int link_parent_keyring(unsigned long mask)
 
 TEST_F(escape, named_session_keyring_not_linked_by_the_tree)
 {
-	SERIES_NOT_YET();
 	int r = link_parent_keyring(0);
 
 	if (r == 150)
@@ -427,7 +427,6 @@ TEST_F(escape, named_session_keyring_not_linked_by_the_tree)
  */
 TEST_F(escape, user_session_keyring_stays_shared)
 {
-	SERIES_NOT_YET();
 	int r = key_reaches_parent(PR_RESTRICT_EXEC, KEY_SPEC_USER_SESSION_KEYRING, 0);
 
 	if (r == 150)
@@ -462,7 +461,8 @@ static int sharer_restrict(unsigned long flags, int unshare_flags, unsigned long
 
 			if (unshare_flags && unshare(unshare_flags))
 				_exit(110);
-			ret = restrict_me(PR_RESTRICT_EXEC, how, (unsigned long)&tid, 0) ? errno : 0;
+			ret = restrict_me(PR_RESTRICT_EXEC, how, (unsigned long)&tid, 0) ?
+			      errno : 0;
 			shared[0] = tid;
 			if (ret && prctl(PR_GET_RESTRICT, 0, 0, 0, 0) != 0)
 				_exit(111);
@@ -500,17 +500,16 @@ static void sharer_case(struct __test_metadata *_metadata, unsigned long flags,
  */
 TEST_F(escape, clone_fs_sharer_refuses_restriction)
 {
-	SERIES_NOT_YET();
 	sharer_case(_metadata, CLONE_FS, "fs_struct (CLONE_FS)");
 }
 
 /* ...and a shared descriptor table lets it dup2() over the other's stdin. */
 TEST_F(escape, clone_files_sharer_refuses_restriction)
 {
-	SERIES_NOT_YET();
 	sharer_case(_metadata, CLONE_FILES, "files_struct (CLONE_FILES)");
 }
 
+#ifndef NOSEC_KSELFTEST	/* the module: its ioctl flag */
 /*
  * NOSEC_EXEC_RESTRICT_ALL restricts its task by the exec, which gives it
  * a memory and descriptors of its own but keeps its fs_struct: beside a
@@ -518,10 +517,10 @@ TEST_F(escape, clone_files_sharer_refuses_restriction)
  */
 TEST_F(escape, restrict_all_exec_refused_beside_fs_sharer)
 {
-	SERIES_NOT_YET();
 	char *argv[] = { "probe", NULL };
 	int e;
 
+	MODULE_ONLY("NOSEC_EXEC_RESTRICT_ALL");
 	for (int share = 0; share < 2; share++) {
 		pid_t pid = fork();
 
@@ -542,14 +541,113 @@ TEST_F(escape, restrict_all_exec_refused_beside_fs_sharer)
 		}
 		e = wait_status(pid);
 		ASSERT_EQ(share ? EBUSY : 0, e)
-			TH_LOG("RESTRICT_ALL exec, %s: %d", share ? "CLONE_FS sharer" : "no sharer", e);
+			TH_LOG("RESTRICT_ALL exec, %s: %d",
+			       share ? "CLONE_FS sharer" : "no sharer", e);
+	}
+}
+#endif	/* NOSEC_KSELFTEST */
+
+/*
+ * A thread that takes an fs_struct or files_struct of its own
+ * (unshare(@arg >> 1)) and, with @arg & 1, makes a process that shares
+ * it (clone()), which waits to be killed; then it says so on
+ * thread_sharer_ready and waits too: it must be there, holding what it
+ * shares, when its group is restricted.
+ */
+static pid_t thread_sharer_pid;
+static int thread_sharer_ready[2];
+
+static void *unshare_and_share(void *arg)
+{
+	unsigned long flags = (unsigned long)arg >> 1;
+	pid_t child;
+
+	if (unshare(flags))
+		return NULL;
+	if ((unsigned long)arg & 1) {
+		child = syscall(SYS_clone, flags | SIGCHLD, 0, 0, 0, 0);
+		if (child == 0) {
+			pause();
+			_exit(0);
+		}
+		thread_sharer_pid = child > 0 ? child : 0;
+	}
+	if (write(thread_sharer_ready[1], "r", 1) == 1)
+		for (;;)
+			pause();
+	return NULL;
+}
+
+/*
+ * PR_RESTRICT_TSYNC from a process of TEST_UID whose other thread has an
+ * fs_struct or files_struct of its own (unshare(@flags)) and, with
+ * @share, a process it made with clone(@flags) that shares it.  Return:
+ * 0, the errno, or 1xx when a step failed; *blocker: the task named,
+ * *sharer: that process.
+ */
+static int thread_sharer_restrict(unsigned long flags, int share, int *blocker,
+				  int *sharer)
+{
+	int *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pid = fork();
+	int ret;
+
+	if (pid == 0) {
+		pthread_t t;
+		int tid = 0;
+		char c;
+
+		setup_user();
+		shared[1] = 0;
+		if (pipe(thread_sharer_ready) ||
+		    pthread_create(&t, NULL, unshare_and_share,
+				   (void *)(long)((share ? 1 : 0) | (flags << 1))) ||
+		    read(thread_sharer_ready[0], &c, 1) != 1)
+			_exit(120);
+		if (share && !thread_sharer_pid)
+			_exit(121);
+		shared[1] = thread_sharer_pid;
+		ret = restrict_me(PR_RESTRICT_EXEC, PR_RESTRICT_TSYNC, (unsigned long)&tid, 0) ?
+		      errno : 0;
+		shared[0] = tid;
+		if (thread_sharer_pid)
+			kill(thread_sharer_pid, SIGKILL);
+		_exit(ret);
+	}
+	ret = wait_status(pid);
+	*blocker = shared[0];
+	*sharer = shared[1];
+	munmap(shared, 4096);
+	return ret;
+}
+
+/*
+ * With PR_RESTRICT_TSYNC every thread is restricted, and what each holds
+ * must not be shared outside: a thread that unshared its fs_struct or
+ * files_struct and gave it to a process of its own making keeps the
+ * group from being restricted (EBUSY, that process named).
+ */
+TEST_F(escape, tsync_refused_beside_a_thread_s_own_sharer)
+{
+	static const unsigned long flags[] = { CLONE_FS, CLONE_FILES };
+	int blocker, sharer, e;
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		const char *what = flags[i] == CLONE_FS ? "fs_struct" : "files_struct";
+
+		e = thread_sharer_restrict(flags[i], 0, &blocker, &sharer);
+		ASSERT_EQ(0, e) TH_LOG("a thread with its own %s, shared with no one: %d", what, e);
+		e = thread_sharer_restrict(flags[i], 1, &blocker, &sharer);
+		ASSERT_EQ(EBUSY, e) TH_LOG("a thread's own %s shared with a process: %d", what, e);
+		ASSERT_EQ(sharer, blocker)
+			TH_LOG("the task named: %d, the sharer %d", blocker, sharer);
 	}
 }
 
 /* What a restricted task makes with CLONE_FS or CLONE_FILES is restricted. */
 TEST_F(escape, clone_fs_files_child_of_restricted_inherits)
 {
-	SERIES_NOT_YET();
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -569,6 +667,25 @@ TEST_F(escape, clone_fs_files_child_of_restricted_inherits)
 /* ---- an exec in flight when PR_RESTRICT_TSYNC restricts its thread ---- */
 
 #define STALL_DIR	"/tmp/stall"
+
+/*
+ * The FUSE server whose reads wait (FUSE_STALL_READ), mounted on
+ * STALL_DIR/mnt, fuse.ko loaded first where it is a module.  Return: its
+ * pid, -1 without FUSE, -2 when the mount point could not be made.
+ */
+static pid_t stall_server_start(int *ready, int *release)
+{
+	int fd = open("/nosec/kmod/fuse.ko", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syscall(SYS_finit_module, fd, "", 0);	/* EEXIST is fine */
+		close(fd);
+	}
+	if ((mkdir(STALL_DIR, 0755) && errno != EEXIST) ||
+	    (mkdir(STALL_DIR "/mnt", 0755) && errno != EEXIST))
+		return -2;
+	return fuse_server_start(STALL_DIR "/mnt", FUSE_STALL_READ, ready, release);
+}
 
 struct inflight {
 	int ready;		/* a byte for each read the server holds */
@@ -673,7 +790,9 @@ static int inflight_round(struct inflight *f, int release, char *log, size_t siz
 	close(rep[1]);
 	/* C holds the mutex ("h"), A waits ("w"): the prctl is under way. */
 	for (n = 0; n < 4; n += len) {
-		if (poll(&(struct pollfd){ .fd = rep[0], .events = POLLIN }, 1, 20000) != 1)
+		struct pollfd p = { .fd = rep[0], .events = POLLIN };
+
+		if (poll(&p, 1, 20000) != 1)
 			break;
 		len = read(rep[0], log + n, 4 - n);
 		if (len <= 0)
@@ -714,27 +833,20 @@ static int inflight_round(struct inflight *f, int release, char *log, size_t siz
  */
 TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
 {
-	SERIES_NOT_YET();
-	int fd = open("/nosec/kmod/fuse.ko", O_RDONLY | O_CLOEXEC);
 	long rounds = env_long("NOSEC_INFLIGHT_ROUNDS", 200), refused = 0, ran = 0;
 	long killed_before = stat_value("killed_execs");
 	struct inflight f;
 	int release;
-	pid_t server;
+	pid_t server = stall_server_start(&f.ready, &release);
 
-	if (fd >= 0) {
-		syscall(SYS_finit_module, fd, "", 0);	/* EEXIST is fine */
-		close(fd);
-	}
-	ASSERT_EQ(0, mkdir(STALL_DIR, 0755) && errno != EEXIST ? -1 : 0);
-	ASSERT_EQ(0, mkdir(STALL_DIR "/mnt", 0755) && errno != EEXIST ? -1 : 0);
-	server = fuse_server_start(STALL_DIR "/mnt", FUSE_STALL_READ, &f.ready, &release);
+	if (server == -2)
+		ASSERT_TRUE(0) TH_LOG("mkdir %s: %d", STALL_DIR "/mnt", errno);
 	if (server < 0)
 		SKIP(return, "%s", "no FUSE (/dev/fuse or fuse.ko)");
 	for (long i = 0; i < rounds; i++) {
 		char log[256];
 		int status = inflight_round(&f, release, log, sizeof(log));
-		int returned = strstr(log, "p0\n") != NULL;
+		int returned = !!strstr(log, "p0\n");
 
 		ASSERT_NE(-1, status);
 		ASSERT_NE(-2, status) TH_LOG("round %ld: the exec was not held (%s)", i, log);
@@ -744,8 +856,9 @@ TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
 		if (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) {
 			/* The probe ran: the prctl must not have returned. */
 			ASSERT_FALSE(returned)
-				TH_LOG("round %ld: the set-UID program ran (euid 0: %d) after PR_RESTRICT_TSYNC returned 0 (%s)",
-				       i, WEXITSTATUS(status) == 0, log);
+				TH_LOG("round %ld: the set-UID program ran (euid 0: %d) %s (%s)",
+				       i, WEXITSTATUS(status) == 0,
+				       "after PR_RESTRICT_TSYNC returned 0", log);
 			ran++;
 			continue;
 		}
@@ -761,6 +874,95 @@ TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
 	       rounds, refused, ran);
 	ASSERT_TRUE(nosec_native || stat_value("killed_execs") == killed_before)
 		TH_LOG("killed_execs %ld, was %ld", stat_value("killed_execs"), killed_before);
+}
+
+/* ---- a key added in flight when PR_RESTRICT_TSYNC restricts its thread ---- */
+
+/* The payload of the key, on a page whose read the FUSE server holds. */
+static void *add_key_held_by_fuse(void *payload)
+{
+	long r = syscall(SYS_add_key, "user", "nosec:inflight", payload, 16,
+			 KEY_SPEC_SESSION_KEYRING);
+
+	return (void *)(long)(r < 0 ? errno : 0);
+}
+
+/*
+ * A process of TEST_UID with a session keyring of its own starts a child
+ * that shares it; a thread of the child calls add_key() into the session
+ * keyring with a payload whose page FUSE holds, and meanwhile (with
+ * @restricted) the child's other thread restricts both with
+ * PR_RESTRICT_TSYNC; then the read is answered.  Return: 0 or 1, whether
+ * the parent finds the key in its session keyring, + 2 when the add_key()
+ * failed; 100 + n when a step failed.
+ */
+static int inflight_key_reaches_parent(int restricted, int ready, int release)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pid_t child;
+		int found;
+
+		setup_user();
+		if (keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0) < 0)
+			_exit(101);
+		child = fork();
+		if (child == 0) {
+			int fd = open(STALL_DIR "/mnt/interp", O_RDONLY);
+			void *page = fd < 0 ? MAP_FAILED :
+				     mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+			pthread_t t;
+			void *ret;
+			char c;
+
+			if (page == MAP_FAILED)
+				_exit(102);
+			if (pthread_create(&t, NULL, add_key_held_by_fuse, page))
+				_exit(103);
+			/* The thread's copy of the payload waits for the read. */
+			if (read(ready, &c, 1) != 1)
+				_exit(104);
+			if (restricted && restrict_me(PR_RESTRICT_EXEC, PR_RESTRICT_TSYNC, 0, 0))
+				_exit(105);
+			if (write(release, "r", 1) != 1 || pthread_join(t, &ret))
+				_exit(106);
+			_exit(ret ? 2 : 0);
+		}
+		found = wait_status(child);
+		if (found != 0 && found != 2)
+			_exit(found < 100 ? 107 : found);
+		found += keyring_has(KEY_SPEC_SESSION_KEYRING, "nosec:inflight");
+		_exit(found);
+	}
+	return wait_status(pid);
+}
+
+/*
+ * The key must not land in the keyring the tree shared with its parent:
+ * the add_key() fails (the module and the series refuse keys to a thread
+ * whose new session keyring is not installed yet), or would reach the
+ * new one.  Unrestricted, the same race puts it in the parent's.
+ */
+TEST_F(escape, tsync_add_key_in_flight_stays_out_of_parent_keyring)
+{
+	int ready, release, r;
+	pid_t server = stall_server_start(&ready, &release);
+
+	if (server == -2)
+		ASSERT_TRUE(0) TH_LOG("mkdir %s: %d", STALL_DIR "/mnt", errno);
+	if (server < 0)
+		SKIP(return, "%s", "no FUSE (/dev/fuse or fuse.ko)");
+	r = inflight_key_reaches_parent(0, ready, release);
+	EXPECT_EQ(1, r) TH_LOG("unrestricted, the key added in flight: %d", r);
+	/* A new mapping of the file reads it again: hold reads again. */
+	ASSERT_EQ(1, write(release, "h", 1));
+	r = inflight_key_reaches_parent(1, ready, release);
+	EXPECT_TRUE(r == 0 || r == 2)
+		TH_LOG("restricted by TSYNC while adding it: %d (1, 3: in the parent's)", r);
+	kill(server, SIGKILL);
+	wait_status(server);
+	umount2(STALL_DIR "/mnt", MNT_DETACH);
 }
 
 TEST_HARNESS_MAIN

@@ -17,7 +17,8 @@
  * FUSE_STALL_READ: every open is answered, every read waits: the server
  * says so on the pipe.  An 'x' on its release pipe answers the reads
  * waiting, and every later one, with EIO (the kernel retries a failed
- * read ahead with a read of its own); an 'h' makes it hold reads again.
+ * read ahead with a read of its own); an 'r' answers them with the
+ * file's zeros; an 'h' makes it hold reads again.
  * An exec of the file waits there holding its process's cred_guard_mutex.
  */
 #define _GNU_SOURCE
@@ -62,20 +63,40 @@ static void reply(int dev, uint64_t unique, int error, const void *arg,
 	if (!error && size)
 		memcpy(buf + sizeof(*oh), arg, size);
 	if (write(dev, buf, oh->len) < 0 && errno != ENOENT)
-		perror("# fuse reply");
+		perror("# fuse: answering");
 }
 
-/* The reads FUSE_STALL_READ holds, by their request's unique id. */
-static uint64_t held_reads[64];
-static unsigned int held_nr;
-/* FUSE_STALL_READ, released: reads fail at once. */
-static int reads_fail;
+/* The file's contents: what is read before the read check (series). */
+static const char zeros[256];
 
-/* Answer every held read with EIO. */
+/* The reads FUSE_STALL_READ holds: their request's unique id, the bytes. */
+static struct held_read {
+	uint64_t unique;
+	size_t size;
+} held_reads[64];
+static unsigned int held_nr;
+/* FUSE_STALL_READ, released: 'x' reads fail at once, 'r' are answered. */
+static char reads_released;
+
+/* The bytes a read of @size at @offset gets. */
+static size_t read_size(uint64_t offset, size_t size)
+{
+	size_t left = offset < sizeof(zeros) ? sizeof(zeros) - offset : 0;
+
+	return left < size ? left : size;
+}
+
+/* Answer every held read as released says. */
 static void release_reads(int dev)
 {
-	while (held_nr)
-		reply(dev, held_reads[--held_nr], -EIO, NULL, 0);
+	while (held_nr) {
+		struct held_read *h = &held_reads[--held_nr];
+
+		if (reads_released == 'x')
+			reply(dev, h->unique, -EIO, NULL, 0);
+		else
+			reply(dev, h->unique, 0, zeros, h->size);
+	}
 }
 
 /*
@@ -98,8 +119,8 @@ static int wait_request(int dev, int release)
 		if (p[1].revents & POLLIN) {
 			if (read(release, &c, 1) != 1)
 				return -1;
-			reads_fail = c == 'x';
-			if (reads_fail)
+			reads_released = c == 'x' || c == 'r' ? c : 0;
+			if (reads_released)
 				release_reads(dev);
 		} else if (p[1].revents) {
 			return -1;
@@ -174,26 +195,23 @@ static void serve(int dev, enum fuse_stall stall, int ready, int release)
 			break;
 		}
 		case FUSE_READ: {
-			/* Zeros: what is read before the read check (series). */
-			static const char zeros[256];
 			struct fuse_read_in *ri = in;
-			size_t size = ri->offset < sizeof(zeros) ?
-				      sizeof(zeros) - ri->offset : 0;
+			size_t size = read_size(ri->offset, ri->size);
 
-			if (stall == FUSE_STALL_READ && reads_fail) {
+			if (stall == FUSE_STALL_READ && reads_released == 'x') {
 				reply(dev, ih->unique, -EIO, NULL, 0);
 				break;
 			}
-			if (stall == FUSE_STALL_READ &&
+			if (stall == FUSE_STALL_READ && !reads_released &&
 			    held_nr < sizeof(held_reads) / sizeof(held_reads[0])) {
-				held_reads[held_nr++] = ih->unique;
+				held_reads[held_nr++] = (struct held_read){
+					.unique = ih->unique, .size = size,
+				};
 				if (write(ready, "r", 1) != 1)
 					return;
 				break;
 			}
-
-			reply(dev, ih->unique, 0, zeros,
-			      size < ri->size ? size : ri->size);
+			reply(dev, ih->unique, 0, zeros, size);
 			break;
 		}
 		case FUSE_FORGET:
@@ -216,7 +234,8 @@ static void serve(int dev, enum fuse_stall stall, int ready, int release)
  * @ready: set to a descriptor that becomes readable (one byte) each time
  *	a request the server holds has arrived
  * @release: FUSE_STALL_READ: set to the server's release pipe ('x':
- *	reads fail with EIO; 'h': they are held again); else NULL
+ *	reads fail with EIO; 'r': they are answered; 'h': they are held
+ *	again); else NULL
  *
  * Return: the server's pid (kill it to abort the connection), or -1.
  */
