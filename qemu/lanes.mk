@@ -17,8 +17,9 @@ fault-module:
 # FILE=NAME only those of tests/NAME_test.c (a kselftest program each).
 check: deps
 	$(MAKE) all fault-module
-	qemu/run --timeout 1200 -- /nosec/tests/run-tests \
-		$(if $(FILE),--file $(FILE)) $(CASE)
+	qemu/run --timeout 1200 -- \
+		env NOSEC_INFLIGHT_ROUNDS=$${NOSEC_INFLIGHT_ROUNDS:-200} \
+		/nosec/tests/run-tests $(if $(FILE),--file $(FILE)) $(CASE)
 
 # The suite plus the stress and full fuzz cases, on the stock kernel.
 stress: deps

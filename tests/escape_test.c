@@ -876,6 +876,101 @@ TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
 		TH_LOG("killed_execs %ld, was %ld", stat_value("killed_execs"), killed_before);
 }
 
+/*
+ * The exec in flight before it takes cred_guard_mutex: its environment
+ * is still being copied, from a page whose read FUSE holds, when another
+ * thread's PR_RESTRICT_TSYNC returns.  Then the exec must fail (EPERM),
+ * decided again under the mutex, not run the set-UID program.
+ */
+static void *exec_probe_env_held_by_fuse(void *page)
+{
+	char *argv[] = { "probe-suid", "--euid", "0", NULL };
+	char *envp[] = { page, NULL };
+	char msg[16];
+
+	execve(FIX_PROBE_SUID, argv, envp);
+	snprintf(msg, sizeof(msg), "e%d\n", errno);
+	if (write(exec_report, msg, strlen(msg)) < 0)
+		return NULL;
+	return NULL;
+}
+
+/*
+ * One round, in a process of TEST_UID, with @restricted or not.  Return:
+ * its wait status (the probe's exit, or 60 after the exec failed), with
+ * what its threads reported in @log ("p0": the prctl returned 0, "eN":
+ * the exec failed with N); -1 when a step failed.
+ */
+static int exec_before_mutex_round(int restricted, int ready, int release,
+				   char *log, size_t size)
+{
+	int rep[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	if (pipe(rep))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(STALL_DIR "/mnt/interp", O_RDONLY);
+		void *page = fd < 0 ? MAP_FAILED :
+			     mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+		pthread_t t;
+		char c;
+
+		close(rep[0]);
+		exec_report = rep[1];
+		setup_user();
+		if (page == MAP_FAILED ||
+		    pthread_create(&t, NULL, exec_probe_env_held_by_fuse, page))
+			_exit(120);
+		/* The exec's copy of its environment waits for the read. */
+		if (read(ready, &c, 1) != 1)
+			_exit(121);
+		if (restricted)
+			dprintf(rep[1], "p%d\n",
+				restrict_me(PR_RESTRICT_EXEC, PR_RESTRICT_TSYNC, 0, 0) ?
+				errno : 0);
+		if (write(release, "r", 1) != 1)
+			_exit(122);
+		pthread_join(t, NULL);
+		_exit(60);
+	}
+	close(rep[1]);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	while (len < (ssize_t)size - 1 && (n = read(rep[0], log + len, size - 1 - len)) > 0)
+		len += n;
+	log[len] = 0;
+	close(rep[0]);
+	return status;
+}
+
+TEST_F(escape, tsync_refuses_exec_still_copying_its_environment)
+{
+	int ready, release, status;
+	pid_t server = stall_server_start(&ready, &release);
+	char log[64];
+
+	if (server == -2)
+		ASSERT_TRUE(0) TH_LOG("mkdir %s: %d", STALL_DIR "/mnt", errno);
+	if (server < 0)
+		SKIP(return, "%s", "no FUSE (/dev/fuse or fuse.ko)");
+	/* Unrestricted, the exec runs the set-UID probe, which sees euid 0. */
+	status = exec_before_mutex_round(0, ready, release, log, sizeof(log));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("unrestricted: status %#x (%s)", status, log);
+	ASSERT_EQ(1, write(release, "h", 1));
+	status = exec_before_mutex_round(1, ready, release, log, sizeof(log));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 60)
+		TH_LOG("restricted meanwhile: status %#x (%s)", status, log);
+	EXPECT_TRUE(!!strstr(log, "p0\n") && !!strstr(log, "e1\n"))
+		TH_LOG("restricted meanwhile, the threads said: %s", log);
+	kill(server, SIGKILL);
+	wait_status(server);
+	umount2(STALL_DIR "/mnt", MNT_DETACH);
+}
+
 /* ---- a key added in flight when PR_RESTRICT_TSYNC restricts its thread ---- */
 
 /* The payload of the key, on a page whose read the FUSE server holds. */
