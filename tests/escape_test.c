@@ -687,6 +687,17 @@ static pid_t stall_server_start(int *ready, int *release)
 	return fuse_server_start(STALL_DIR "/mnt", FUSE_STALL_READ, ready, release);
 }
 
+/*
+ * The stall server's file mapped, not yet read: the first access waits
+ * for a read the server holds.  MAP_FAILED when it cannot be.
+ */
+static void *stall_page(void)
+{
+	int fd = open(STALL_DIR "/mnt/interp", O_RDONLY);
+
+	return fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+}
+
 struct inflight {
 	int ready;		/* a byte for each read the server holds */
 	int report;		/* the threads' reports to the test */
@@ -912,9 +923,7 @@ static int exec_before_mutex_round(int restricted, int ready, int release,
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		int fd = open(STALL_DIR "/mnt/interp", O_RDONLY);
-		void *page = fd < 0 ? MAP_FAILED :
-			     mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+		void *page = stall_page();
 		pthread_t t;
 		char c;
 
@@ -1004,9 +1013,7 @@ static int inflight_key_reaches_parent(int restricted, int ready, int release)
 			_exit(101);
 		child = fork();
 		if (child == 0) {
-			int fd = open(STALL_DIR "/mnt/interp", O_RDONLY);
-			void *page = fd < 0 ? MAP_FAILED :
-				     mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+			void *page = stall_page();
 			pthread_t t;
 			void *ret;
 			char c;
