@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nosec_exec - what differs between the kernels the module builds for
- * (Debian's 6.1 and 6.12), each shim named for the feature it detects.
+ * (Debian's 6.1, 6.12 and 7.3), each shim named for the feature it
+ * detects.
  * A macro of the kernel's own headers, or a Kbuild test of them (Kbuild:
  * NOSEC_HAVE_*), decides; Kbuild compares a kernel version only where a
  * change left no reliable trace in the headers
@@ -14,6 +15,13 @@
 #include <linux/ftrace.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/security.h>
+#include <linux/string.h>
+#ifdef NOSEC_HAVE_TASK_EXEC_STATE
+#include <linux/sched/exec_state.h>
+#endif
 
 /*
  * Whether a kernel worker opens the later files of a nosecurity exec for
@@ -119,5 +127,91 @@ static inline void nosec_unregister_direct(struct ftrace_ops *ops,
 	unregister_ftrace_direct(ip, (unsigned long)tramp);
 }
 #endif
+
+/*
+ * The fs_struct a task shares with others: ->fs, or, where ->fs may point
+ * for a moment at PID 1's (scoped_with_init_fs()), ->real_fs (Kbuild:
+ * NOSEC_HAVE_REAL_FS), which exit_fs() and unshare() go by.
+ */
+#ifdef NOSEC_HAVE_REAL_FS
+#define nosec_task_fs(t)	((t)->real_fs)
+#else
+#define nosec_task_fs(t)	((t)->fs)
+#endif
+
+/*
+ * Current's dumpability: in its mm's flags, or, since the mm stopped
+ * carrying it, in the task's exec_state (Kbuild:
+ * NOSEC_HAVE_TASK_EXEC_STATE), which only the task itself replaces, at
+ * exec, and which an exec has made the task's own by the time it commits
+ * its creds.  NOSEC_DUMPABLE_OWNER is the value of a task that dumps and
+ * is traced as its owner; ROOT and OFF are stricter, OFF the strictest.
+ */
+#ifdef NOSEC_HAVE_TASK_EXEC_STATE
+#define NOSEC_DUMPABLE_OFF	TASK_DUMPABLE_OFF
+#define NOSEC_DUMPABLE_OWNER	TASK_DUMPABLE_OWNER
+#define NOSEC_DUMPABLE_ROOT	TASK_DUMPABLE_ROOT
+
+static inline int nosec_current_dumpable(void)
+{
+	return READ_ONCE(rcu_dereference_protected(current->exec_state,
+						   true)->dumpable);
+}
+
+static inline void nosec_current_set_dumpable(int value)
+{
+	WRITE_ONCE(rcu_dereference_protected(current->exec_state,
+					     true)->dumpable, value);
+}
+#else
+#define NOSEC_DUMPABLE_OFF	SUID_DUMP_DISABLE
+#define NOSEC_DUMPABLE_OWNER	SUID_DUMP_USER
+#define NOSEC_DUMPABLE_ROOT	SUID_DUMP_ROOT
+
+/* A task without an mm (a kernel thread's exec) is its owner's. */
+static inline int nosec_current_dumpable(void)
+{
+	return current->mm ? get_dumpable(current->mm) : SUID_DUMP_USER;
+}
+
+static inline void nosec_current_set_dumpable(int value)
+{
+	set_mask_bits(&current->mm->flags, MMF_DUMPABLE_MASK, value);
+}
+#endif
+
+/*
+ * The label the LSMs give current: one secid, or, since a task's label
+ * is one property per LSM, a struct lsm_prop (Kbuild:
+ * NOSEC_HAVE_LSM_PROP), compared whole.  Zeroed first: an LSM the kernel
+ * does not run leaves its part as it was.
+ */
+#ifdef NOSEC_HAVE_LSM_PROP
+struct nosec_label {
+	struct lsm_prop prop;
+};
+
+static inline void nosec_current_label(struct nosec_label *label)
+{
+	memset(label, 0, sizeof(*label));
+	security_current_getlsmprop_subj(&label->prop);
+}
+#else
+struct nosec_label {
+	u32 secid;
+};
+
+static inline void nosec_current_label(struct nosec_label *label)
+{
+	memset(label, 0, sizeof(*label));
+	security_current_getsecid_subj(&label->secid);
+}
+#endif
+
+static inline bool nosec_label_equal(const struct nosec_label *a,
+				     const struct nosec_label *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
 
 #endif /* _NOSEC_EXEC_COMPAT_H */

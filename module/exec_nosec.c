@@ -287,13 +287,14 @@ static int nosec_bprm_check(struct linux_binprm *bprm)
 	return -EPERM;
 }
 
-static struct file *nosec_open_exec(const char *name)
+/*
+ * An interpreter @file just opened for a nosecurity exec, if the caller
+ * may read it; else closed as the exec would close it, and the error.
+ */
+static struct file *nosec_interpreter_read_checked(struct file *file)
 {
-	struct file *file;
 	int ret;
 
-	file = (struct file *)nosec_hook_call(NOSEC_HOOK_OPEN_EXEC,
-					      (unsigned long)name, 0);
 	if (IS_ERR(file))
 		return file;
 	ret = nosec_may_read(file, false);
@@ -304,6 +305,27 @@ static struct file *nosec_open_exec(const char *name)
 	}
 	return file;
 }
+
+static struct file *nosec_open_exec(const char *name)
+{
+	return nosec_interpreter_read_checked((struct file *)
+		nosec_hook_call(NOSEC_HOOK_OPEN_EXEC, (unsigned long)name, 0));
+}
+
+#ifdef NOSEC_HAVE_BPRM_OPEN_INTERPRETER
+/*
+ * Where binfmt_elf asks bprm_open_interpreter() for its PT_INTERP, which
+ * opens it with open_exec() inlined, or hands out the loader a
+ * binfmt_misc entry staged in its place ('L').
+ */
+static struct file *nosec_bprm_open_interpreter(struct linux_binprm *bprm,
+						const char *path)
+{
+	return nosec_interpreter_read_checked((struct file *)
+		nosec_hook_call(NOSEC_HOOK_BPRM_OPEN_INTERPRETER,
+				(unsigned long)bprm, (unsigned long)path));
+}
+#endif
 
 /*
  * AT_SECURE for a program that runs with @cred, the caller's: at least
@@ -328,19 +350,18 @@ static bool nosec_plain_secureexec(const struct cred *cred)
 }
 
 /*
- * The label the LSMs give a task that runs with @cred: the secid of the
- * LSM that labels tasks (SELinux, AppArmor or Smack, whichever the
- * kernel runs), 0 where none does.  Asked as of current, which is what
- * the hook offers for a cred not yet installed.
+ * The label the LSMs give a task that runs with @cred, into @label: what
+ * the LSM that labels tasks (SELinux, AppArmor or Smack, whichever the
+ * kernel runs) says of it, nothing where none does.  Asked as of current,
+ * which is what the hook offers for a cred not yet installed.
  */
-static u32 nosec_cred_label(const struct cred *cred)
+static void nosec_cred_label(const struct cred *cred,
+			     struct nosec_label *label)
 {
 	const struct cred *saved = override_creds(cred);
-	u32 secid;
 
-	security_current_getsecid_subj(&secid);
+	nosec_current_label(label);
 	revert_creds(saved);
-	return secid;
 }
 
 /*
@@ -374,6 +395,22 @@ static void nosec_keep_caller_creds(struct cred *new, const struct cred *old)
 #endif
 }
 
+/*
+ * An LSM that would not keep the exec in place (its creds for @bprm carry
+ * another label than the caller's) refuses it: -EPERM.
+ */
+static int nosec_lsm_keeps_in_place(const struct linux_binprm *bprm)
+{
+	struct nosec_label label, caller_label;
+
+	nosec_cred_label(bprm->cred, &label);
+	nosec_cred_label(current_cred(), &caller_label);
+	if (nosec_label_equal(&label, &caller_label))
+		return 0;
+	atomic_long_inc(&nosec_stats.lsm_refused);
+	return -EPERM;
+}
+
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
 	struct nosec_task *t = nosec_task_current();
@@ -395,19 +432,16 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 		if (ret)
 			return ret;
 	}
-	/* An LSM that would not keep the exec in place refuses it. */
-	if (nosec_cred_label(bprm->cred) != nosec_cred_label(current_cred())) {
-		atomic_long_inc(&nosec_stats.lsm_refused);
-		return -EPERM;
-	}
+	ret = nosec_lsm_keeps_in_place(bprm);
+	if (ret)
+		return ret;
 
 	nosec_keep_caller_creds(bprm->cred, current_cred());
 	/* What an LSM asked for an exec in place (AppArmor), and more. */
 	bprm->secureexec |= nosec_plain_secureexec(bprm->cred);
 	bprm->per_clear = 0;
 
-	t->saved_dumpable = current->mm ? get_dumpable(current->mm) :
-					  SUID_DUMP_USER;
+	t->saved_dumpable = nosec_current_dumpable();
 	return nosec_task_set_flags(NOSEC_TASK_CREDS_KEPT);
 }
 
@@ -444,6 +478,30 @@ static int nosec_selinux_creds_for_exec(struct linux_binprm *bprm)
 	return ret;
 }
 
+#ifdef NOSEC_HAVE_EXECVE_CHECK
+/*
+ * execveat(AT_EXECVE_CHECK) asks whether the exec would be allowed, and
+ * stops after the LSMs' bprm_creds_for_exec hooks: none of the hooks
+ * above runs.  For a nosecurity exec (the flag, or force mode) the answer
+ * is the nosecurity exec's: the caller must be able to read the file, and
+ * no LSM may move it.  (A check runs no interpreter; the file is the
+ * script or the program itself.)
+ */
+static int nosec_creds_for_exec_check(struct linux_binprm *bprm)
+{
+	int ret;
+
+	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CREDS_FOR_EXEC,
+				   (unsigned long)bprm, 0);
+	if (ret)
+		return ret;
+	ret = nosec_may_read(bprm->file, true);
+	if (ret)
+		return ret;
+	return nosec_lsm_keeps_in_place(bprm);
+}
+#endif
+
 /* Redirect to @replacement during a nosecurity exec. */
 static void nosec_redirect_if_nosec(struct ftrace_regs *regs,
 				    void *replacement)
@@ -470,6 +528,31 @@ static void nosec_open_exec_pre(struct ftrace_regs *regs)
 {
 	nosec_redirect_if_nosec(regs, nosec_open_exec);
 }
+
+#ifdef NOSEC_HAVE_BPRM_OPEN_INTERPRETER
+/**
+ * nosec_bprm_open_interpreter_pre() - read check on an ELF interpreter
+ * @regs: registers at the entry of bprm_open_interpreter()
+ */
+static void nosec_bprm_open_interpreter_pre(struct ftrace_regs *regs)
+{
+	nosec_redirect_if_nosec(regs, nosec_bprm_open_interpreter);
+}
+#endif
+
+#ifdef NOSEC_HAVE_EXECVE_CHECK
+/**
+ * nosec_creds_for_exec_pre() - a nosecurity AT_EXECVE_CHECK's answer
+ * @regs: registers at the entry of security_bprm_creds_for_exec()
+ */
+static void nosec_creds_for_exec_pre(struct ftrace_regs *regs)
+{
+	const struct linux_binprm *bprm = (const void *)nosec_hook_arg(regs, 0);
+
+	if (bprm->is_check)
+		nosec_redirect_if_nosec(regs, nosec_creds_for_exec_check);
+}
+#endif
 
 /**
  * nosec_creds_from_file_pre() - keep the caller's creds
@@ -540,12 +623,12 @@ static bool nosec_creds_unchanged(const struct cred *new,
 	       nosec_keyrings_unchanged(new, old);
 }
 
-/* How much a dumpability value keeps out: USER least, DISABLE most. */
+/* How much a dumpability value keeps out: OWNER least, OFF most. */
 static int nosec_dumpable_strictness(int dumpable)
 {
-	if (dumpable == SUID_DUMP_USER)
+	if (dumpable == NOSEC_DUMPABLE_OWNER)
 		return 0;
-	return dumpable == SUID_DUMP_ROOT ? 1 : 2;
+	return dumpable == NOSEC_DUMPABLE_ROOT ? 1 : 2;
 }
 
 /* Of two dumpability values, the stricter. */
@@ -600,9 +683,8 @@ static void nosec_committing_creds_pre(struct ftrace_regs *regs)
 		 * chose a stricter one (a caller whose own ids are split):
 		 * never more dumpable than a plain exec.
 		 */
-		set_mask_bits(&current->mm->flags, MMF_DUMPABLE_MASK,
-			      nosec_stricter_dumpable(t->saved_dumpable,
-						      get_dumpable(current->mm)));
+		nosec_current_set_dumpable(nosec_stricter_dumpable(t->saved_dumpable,
+								   nosec_current_dumpable()));
 		atomic_long_inc(&nosec_stats.nosec_execs);
 		nosec_audit_exec("exec_nosecurity",
 				 flags & NOSEC_TASK_FLAG_EXEC ? "flag" : "force",
@@ -627,6 +709,17 @@ const struct nosec_hook_spec nosec_exec_nosec_hooks[] = {
 	NOSEC_HOOK(NOSEC_HOOK_OPEN_EXEC, "open_exec",
 		   nosec_open_exec_pre, "redirect",
 		   "nosecurity: require read access on interpreters"),
+#ifdef NOSEC_HAVE_BPRM_OPEN_INTERPRETER
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_OPEN_INTERPRETER, "bprm_open_interpreter",
+		   nosec_bprm_open_interpreter_pre, "redirect",
+		   "nosecurity: require read access on ELF interpreters and loaders"),
+#endif
+#ifdef NOSEC_HAVE_EXECVE_CHECK
+	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FOR_EXEC,
+		   "security_bprm_creds_for_exec",
+		   nosec_creds_for_exec_pre, "redirect",
+		   "nosecurity: AT_EXECVE_CHECK answers as the exec would (read, in place)"),
+#endif
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
 		   "security_bprm_creds_from_file",
 		   nosec_creds_from_file_pre, "redirect",

@@ -306,10 +306,8 @@ int nosec_hooks_prepare(void)
 {
 	int i, ret;
 
+	nosec_branch_checked = 0;
 	ret = nosec_hooks_gather();
-	if (ret)
-		return ret;
-	ret = nosec_branch_guard();
 	if (ret)
 		return ret;
 	nosec_module_text(THIS_MODULE, &nosec_text_base, &nosec_text_size);
@@ -338,6 +336,10 @@ int nosec_hooks_prepare(void)
 		}
 		pr_debug("%s: %s, %s\n", h->s.symbol, h->s.kind, h->s.what);
 	}
+	/* The handlers of the hooks found (an optional one may not be). */
+	ret = nosec_branch_guard();
+	if (ret)
+		goto out_forget;
 	return 0;
 
 out_forget:
@@ -523,9 +525,11 @@ int nosec_branch_check(const char *what, unsigned long addr)
 /**
  * nosec_branch_guard() - check every address reached by an indirect branch
  *
- * Context: load time.  The module's own handlers are reached by indirect
- * calls: the dispatcher's, and ftrace's to the ops callback; on arm64 the
- * hooked functions too, entered by a call (nosec_hook_call()).  A module
+ * Context: load time, once every hook is resolved (an optional hook not
+ * found has no handler to reach).  The module's own handlers are reached
+ * by indirect calls: the dispatcher's, and ftrace's to the ops callback;
+ * on arm64 the hooked functions too, entered by a call (nosec_hook_call(),
+ * checked as each is resolved).  A module
  * built without the kernel's branch-protection flags (a stray compiler, a
  * hand-written Makefile) has no landing pad there and would fault at the
  * first hook hit: on a kernel that checks, every such target is checked
@@ -538,7 +542,6 @@ int nosec_branch_guard(void)
 {
 	int i, ret;
 
-	nosec_branch_checked = 0;
 	if (!nosec_arch_branch_checked())
 		return 0;
 	ret = nosec_branch_check("nosec_hook_callback",
@@ -546,7 +549,7 @@ int nosec_branch_guard(void)
 	for (i = 0; i < NOSEC_NR_HOOKS && !ret; i++) {
 		const struct nosec_hook_spec *s = &nosec_hooks[i].s;
 
-		if (s->handler)
+		if (s->handler && nosec_hooks[i].addr)
 			ret = nosec_branch_check(s->symbol,
 						 (unsigned long)s->handler);
 	}

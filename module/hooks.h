@@ -25,6 +25,12 @@ enum nosec_hook_id {
 	NOSEC_HOOK_BPRM_EXECVE,
 	NOSEC_HOOK_BPRM_CHECK,
 	NOSEC_HOOK_OPEN_EXEC,
+#ifdef NOSEC_HAVE_BPRM_OPEN_INTERPRETER
+	NOSEC_HOOK_BPRM_OPEN_INTERPRETER,
+#endif
+#ifdef NOSEC_HAVE_EXECVE_CHECK
+	NOSEC_HOOK_BPRM_CREDS_FOR_EXEC,
+#endif
 	NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
 	NOSEC_HOOK_CAP_CREDS_FROM_FILE,
 	NOSEC_HOOK_BPRM_COMMITTING_CREDS,
@@ -43,6 +49,9 @@ enum nosec_hook_id {
 	NOSEC_HOOK_TASK_WORK_ADD,
 	NOSEC_HOOK_PRLIMIT,
 	NOSEC_HOOK_PROC_FD_LINK,
+#ifdef NOSEC_HAVE_O_EMPTYPATH
+	NOSEC_HOOK_DO_FILE_OPEN,
+#endif
 	NOSEC_HOOK_FILE_OPEN,
 	NOSEC_HOOK_KEY_PERMISSION,
 	NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
@@ -53,9 +62,11 @@ enum nosec_hook_id {
 
 /*
  * A hook handler: runs at the entry of the hooked function, with its
- * arguments in @regs (read with nosec_hook_arg(), compat.h), preemption
- * off; it may redirect the call (nosec_hook_redirect()).  Calls made from
- * the module itself are not hooked.
+ * arguments in @regs (read with nosec_hook_arg(), compat.h); it may
+ * redirect the call (nosec_hook_redirect()).  Whether preemption is off
+ * there depends on the kernel's ftrace (off on 6.1, not always on 7.3): a
+ * handler neither sleeps nor counts on it.  Calls made from the module
+ * itself are not hooked.
  */
 typedef void (*nosec_hook_fn)(struct ftrace_regs *regs);
 

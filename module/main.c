@@ -110,7 +110,7 @@ static void __exit nosec_exit(void)
 module_init(nosec_init);
 module_exit(nosec_exit);
 
-MODULE_DESCRIPTION("execve_nosecurity and PR_RESTRICT_ME for Linux 6.1 and 6.12");
+MODULE_DESCRIPTION("execve_nosecurity and PR_RESTRICT_ME for Linux 6.1, 6.12 and 7.3");
 MODULE_AUTHOR("nosec_exec developers");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(NOSEC_VERSION);

@@ -9,7 +9,9 @@
  * so becomes a write end of that pipe, and a here-document's unlinked
  * file a writable one: the tree writes commands that the unrestricted
  * shell runs once the tree has exited, TIOCSTI's harm by another channel.
- * So for a restricted task, proc_fd_link() notes the access the
+ * openat(N, "", O_EMPTYPATH) (7.x) opens descriptor N's file anew too,
+ * without a link.  So for a restricted task, proc_fd_link() and
+ * do_file_open() with an empty name note the access the
  * descriptor has, and the open that follows (security_file_open()), of
  * that same file, asks for no more: read only if the descriptor reads,
  * write (or truncate) only if it writes; an O_PATH descriptor gives none
@@ -19,6 +21,8 @@
  * and what stays open: docs/security.md, "What the tree shares".
  */
 #include <linux/dcache.h>
+#include <linux/err.h>
+#include <linux/fcntl.h>
 #include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -107,6 +111,44 @@ static void nosec_proc_fd_link_pre(struct ftrace_regs *regs)
 		nosec_hook_redirect(regs, nosec_proc_fd_link);
 }
 
+#ifdef NOSEC_HAVE_O_EMPTYPATH
+/**
+ * nosec_do_file_open_pre() - a restricted task opens "" at a descriptor
+ * @regs: registers at the entry of do_file_open() (the descriptor, the
+ *	name, the open's flags)
+ *
+ * An empty name opens the descriptor's own file (O_EMPTYPATH; without
+ * it, the open fails before any file is opened): note that descriptor's
+ * access for the open that follows, as nosec_proc_fd_link() does.  Every
+ * open on the machine comes here: the name is looked at first.
+ */
+static void nosec_do_file_open_pre(struct ftrace_regs *regs)
+{
+	const struct filename *name = (const void *)nosec_hook_arg(regs, 1);
+	int dfd = (int)nosec_hook_arg(regs, 0);
+	struct nosec_task *t;
+	struct file *file;
+
+	if (IS_ERR_OR_NULL(name) || name->name[0] || dfd == AT_FDCWD)
+		return;
+	if (!(nosec_task_flags(current) & NOSEC_TASK_RESTRICTED))
+		return;
+	t = nosec_task_current();
+	if (!t)
+		return;
+	rcu_read_lock();
+	file = files_lookup_fd_raw(current->files, dfd);
+	if (file) {
+		t->reopen.dentry = file->f_path.dentry;
+		t->reopen.mnt = file->f_path.mnt;
+		t->reopen.mode = nosec_file_access(file);
+	} else {
+		t->reopen.dentry = NULL;
+	}
+	rcu_read_unlock();
+}
+#endif
+
 static int nosec_reopen_denied(struct file *file)
 {
 	atomic_long_inc(&nosec_stats.scope_denied);
@@ -154,6 +196,11 @@ const struct nosec_hook_spec nosec_reopen_hooks[] = {
 	NOSEC_HOOK(NOSEC_HOOK_PROC_FD_LINK, "proc_fd_link",
 		   nosec_proc_fd_link_pre, "redirect",
 		   "reopen: note the access of the descriptor /proc/PID/fd/N leads to"),
+#ifdef NOSEC_HAVE_O_EMPTYPATH
+	NOSEC_HOOK(NOSEC_HOOK_DO_FILE_OPEN, "do_file_open",
+		   nosec_do_file_open_pre, "observe",
+		   "reopen: note the access of the descriptor O_EMPTYPATH opens"),
+#endif
 	NOSEC_HOOK(NOSEC_HOOK_FILE_OPEN, "security_file_open",
 		   nosec_file_open_pre, "redirect",
 		   "reopen: no more access than that descriptor has (EACCES)"),

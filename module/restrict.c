@@ -12,6 +12,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 
+#include "compat.h"
 #include "task.h"
 #include "restrict.h"
 #include "exec.h"
@@ -56,7 +57,7 @@ static const void *nosec_shared_of(struct task_struct *t, enum nosec_shared what
 	case NOSEC_SHARED_MM:
 		return READ_ONCE(t->mm);
 	case NOSEC_SHARED_FS:
-		return READ_ONCE(t->fs);
+		return READ_ONCE(nosec_task_fs(t));
 	default:
 		return READ_ONCE(t->files);
 	}
@@ -73,7 +74,7 @@ static int nosec_shared_users(enum nosec_shared what)
 	case NOSEC_SHARED_MM:
 		return atomic_read(&current->mm->mm_users);
 	case NOSEC_SHARED_FS:
-		return READ_ONCE(current->fs->users);
+		return READ_ONCE(nosec_task_fs(current)->users);
 	default:
 		return atomic_read(&current->files->count);
 	}

@@ -5,6 +5,7 @@
 .PHONY: fault-module check stress demo test-all check-real check-kernels \
 	check-lsm check-native check-debug check-debug-quick check-secureboot \
 	check-secureboot-quick check-arm64 check-arm64-quick check-arm64-bti bench \
+	check-deb13-quick deps-check-deb13-quick check-canary \
 	bench-quick bench-profile bench-build
 
 # The test build of the module, with the fault-injection knobs the suite
@@ -63,11 +64,50 @@ check-secureboot-quick:
 	qemu/check-secureboot --quick
 
 # The suite on every kernel Debian ships for amd64 (6.1 generic, cloud and
-# rt, the newest 6.12), each fetched into the cache, not installed.
+# rt, the newest 6.12; Debian 13's 6.12 and newest kernel, generic, cloud
+# and rt), each fetched into the cache, not installed.
 check-kernels:
-	qemu/deps --kernels
+	qemu/deps --kernels --deb13
 	$(MAKE) userspace tests
 	qemu/check-kernels
+
+# Debian 13's kernels, the quick form, in the test command (run beside its
+# last lanes, qemu/test-all): the newest kernel Debian 13 ships (7.3, from
+# trixie-backports) on amd64 and arm64, and Debian 13's own 6.12, each
+# module built with gcc-14 in a Debian 13 root (qemu/buildroot), the
+# programs that pass every hook; then the LSM cases on 7.3, booted with
+# SELinux enforcing and with AppArmor (check-lsm's boots of 7.3, which the
+# test command leaves to this lane).  The whole forms: make check-kernels,
+# make check-arm64, make check-lsm.  deps-check-deb13-quick installs what
+# it needs, before it starts beside other lanes.
+DEB13_DEPS = --kernels --arm64 --lsm --deb13
+deps-check-deb13-quick:
+	qemu/deps $(DEB13_DEPS)
+
+check-deb13-quick: deps-check-deb13-quick
+	$(MAKE) userspace tests
+	d=$$(qemu/kver --newest-deb13) && d612=$$(qemu/kver --newest-deb13-6.12) && rc=0 && \
+	{ NOSEC_KERNELS_QUICK="$$d $${d%-amd64}-arm64 $$d612" \
+		qemu/check-kernels $$d $${d%-amd64}-arm64 $$d612 || rc=1; } && \
+	{ qemu/check-lsm --no-series $$d || rc=1; } && exit $$rc
+
+# The canary: the newest kernel of Debian's archive (sid's, or Debian 13's
+# backports, whichever is newer), whatever it is when this runs (the next
+# kernel Debian's users will get), its module built with the gcc it was
+# built with in a root of its release, booted for the programs that pass
+# every hook: a
+# kernel change that breaks the module shows here before a user's DKMS
+# meets it.  Not in the test command, which must not change with the
+# archive: run it before a release and when sid's kernel moves
+# (docs/testing.md).
+check-canary:
+	qemu/deps --kernels --deb13
+	$(MAKE) userspace tests
+	s=$$(qemu/kver --newest-sid) && t=$$(qemu/kver --newest-deb13) && \
+	k=$$(printf '%s\n' $$s $$t | sort -V | tail -n 1) && \
+	r=sid && if [ "$$k" = "$$t" ]; then r=trixie; fi && \
+	echo "# check-canary: $$k ($$r; sid: $$s, Debian 13: $$t)" && \
+	NOSEC_KERNEL_RELEASE=$$r NOSEC_KERNELS_QUICK=$$k qemu/check-kernels $$k
 
 # The suite on Debian's arm64 kernels (6.1 and the newest 6.12, fetched
 # into the cache), under qemu-system-aarch64 -M virt -cpu max (TCG), the
@@ -79,7 +119,7 @@ check-kernels:
 # series of failsafe, lifecycle and stats.
 ARM64_QUICK_FILES = nosec_exec,restrict,force,nosec_run,restrict_all,held,bypass,scope,watchers
 check-arm64:
-	qemu/deps --kernels --arm64
+	qemu/deps --kernels --arm64 --deb13
 	qemu/check-kernels --arm64
 
 check-arm64-quick:
@@ -94,12 +134,12 @@ check-arm64-bti:
 	qemu/deps --kernels --arm64 --arm64-bti
 	qemu/check-arm64-bti
 
-# The LSM cases on 6.1 and the newest 6.12, booted once with SELinux
-# enforcing (a policy of our own, tests/selinux/) and once with AppArmor,
-# Landlock and TOMOYO stacked as Debian boots them; then on the kernel
-# with our series, with Smack as well.
+# The LSM cases on 6.1, the newest 6.12 and Debian 13's newest kernel,
+# booted once with SELinux enforcing (a policy of our own, tests/selinux/)
+# and once with AppArmor, Landlock and TOMOYO stacked as Debian boots
+# them; then on the kernel with our series, with Smack as well.
 check-lsm:
-	qemu/deps --lsm --native
+	qemu/deps --lsm --native --deb13
 	$(MAKE) userspace tests
 	qemu/check-lsm
 

@@ -5,8 +5,9 @@
  * restriction takes from what the tree shares"):
  *
  * - the pipe or file that process reads its commands from (a shell fed by
- *   a pipe or a here-document): no reopening a descriptor through
- *   /proc/PID/fd with more access than it has;
+ *   a pipe or a here-document): no reopening a descriptor, through
+ *   /proc/PID/fd or openat(fd, "", O_EMPTYPATH), with more access than it
+ *   has;
  * - its session keyring: a restriction gives the task one of its own;
  * - its fs_struct and files_struct: shared with a task outside, they
  *   refuse the restriction (EBUSY), as shared memory does;
@@ -50,13 +51,58 @@ NOSEC_FIXTURE(escape);
 #define NOSEC_RUN	"/nosec/bin/nosec-run"
 #define ESCAPED		FIX "/escaped"
 
-/* ---- reopening a descriptor through /proc/self/fd ---- */
+/* ---- reopening a descriptor ---- */
+
+/*
+ * Two ways to open a descriptor's file anew: /proc/self/fd/N, and, where
+ * the kernel has it (7.x), openat(N, "", O_EMPTYPATH).  The uapi value
+ * is asm-generic's on both architectures.
+ */
+#ifndef O_EMPTYPATH
+#define O_EMPTYPATH	(1 << 26)
+#endif
+
+FIXTURE(reopen) {};
+
+FIXTURE_VARIANT(reopen) {
+	bool emptypath;
+};
+
+FIXTURE_VARIANT_ADD(reopen, proc_fd) {
+	.emptypath = false,
+};
+
+FIXTURE_VARIANT_ADD(reopen, emptypath) {
+	.emptypath = true,
+};
+
+FIXTURE_SETUP(reopen)
+{
+	int fd;
+
+	nosec_fixture_setup(_metadata);
+	if (!variant->emptypath)
+		return;
+	/* Unknown to the kernel, the flag is ignored: "" is then ENOENT. */
+	fd = openat(0, "", O_RDONLY | O_EMPTYPATH);
+	if (fd < 0 && errno == ENOENT)
+		SKIP(return, "no O_EMPTYPATH in this kernel");
+	if (fd >= 0)
+		close(fd);
+}
+
+FIXTURE_TEARDOWN(reopen)
+{
+	nosec_reap_descendants();
+}
 
 /*
  * In a child of TEST_UID restricted with @mask (0: not), with @fd as its
- * descriptor 0: open /proc/self/fd/0 with @flags.  0 or errno.
+ * descriptor 0: open that file anew with @flags, with O_EMPTYPATH if
+ * @emptypath, else through /proc/self/fd/0.  0 or errno.
  */
-static int reopen_errno(int fd, unsigned long mask, int flags)
+static int reopen_errno(bool emptypath, int fd, unsigned long mask,
+			int flags)
 {
 	pid_t pid = fork();
 
@@ -68,7 +114,10 @@ static int reopen_errno(int fd, unsigned long mask, int flags)
 			_exit(200);
 		if (mask && restrict_me(mask, 0, 0, 0))
 			_exit(201);
-		r = open("/proc/self/fd/0", flags);
+		if (emptypath)
+			r = openat(0, "", flags | O_EMPTYPATH);
+		else
+			r = open("/proc/self/fd/0", flags);
 		_exit(r < 0 ? errno : 0);
 	}
 	return wait_status(pid);
@@ -84,7 +133,7 @@ static const unsigned long masks[] = {
  * what it runs: reopened for writing it is a new write end of the same
  * pipe, whose bytes the shell reads as its next commands.
  */
-TEST_F(escape, reopen_pipe_read_end_for_writing)
+TEST_F(reopen, pipe_read_end_for_writing)
 {
 	int p[2];
 
@@ -93,17 +142,17 @@ TEST_F(escape, reopen_pipe_read_end_for_writing)
 	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
 		int want = masks[i] ? EACCES : 0;
 
-		ASSERT_EQ(want, reopen_errno(p[0], masks[i], O_WRONLY))
+		ASSERT_EQ(want, reopen_errno(variant->emptypath, p[0], masks[i], O_WRONLY))
 			TH_LOG("mask %#lx: O_WRONLY", masks[i]);
-		ASSERT_EQ(want, reopen_errno(p[0], masks[i], O_RDWR))
+		ASSERT_EQ(want, reopen_errno(variant->emptypath, p[0], masks[i], O_RDWR))
 			TH_LOG("mask %#lx: O_RDWR", masks[i]);
-		ASSERT_EQ(0, reopen_errno(p[0], masks[i], O_RDONLY))
+		ASSERT_EQ(0, reopen_errno(variant->emptypath, p[0], masks[i], O_RDONLY))
 			TH_LOG("mask %#lx: O_RDONLY, the access the descriptor has", masks[i]);
 	}
 	/* The write end, for reading: more access too. */
-	ASSERT_EQ(0, reopen_errno(p[1], 0, O_RDONLY));
-	ASSERT_EQ(EACCES, reopen_errno(p[1], PR_RESTRICT_EXEC, O_RDONLY));
-	ASSERT_EQ(0, reopen_errno(p[1], PR_RESTRICT_EXEC, O_WRONLY));
+	ASSERT_EQ(0, reopen_errno(variant->emptypath, p[1], 0, O_RDONLY));
+	ASSERT_EQ(EACCES, reopen_errno(variant->emptypath, p[1], PR_RESTRICT_EXEC, O_RDONLY));
+	ASSERT_EQ(0, reopen_errno(variant->emptypath, p[1], PR_RESTRICT_EXEC, O_WRONLY));
 }
 
 /*
@@ -113,7 +162,7 @@ TEST_F(escape, reopen_pipe_read_end_for_writing)
  * access either, so it is no step towards one.  A descriptor that writes
  * (O_APPEND or not: fcntl() takes O_APPEND off it) reopens for writing.
  */
-TEST_F(escape, reopen_file_with_more_access)
+TEST_F(reopen, file_with_more_access)
 {
 	int ro, wa, path;
 
@@ -127,26 +176,27 @@ TEST_F(escape, reopen_file_with_more_access)
 	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
 		int want = masks[i] ? EACCES : 0;
 
-		ASSERT_EQ(want, reopen_errno(ro, masks[i], O_WRONLY | O_APPEND))
+		ASSERT_EQ(want, reopen_errno(variant->emptypath, ro, masks[i], O_WRONLY | O_APPEND))
 			TH_LOG("mask %#lx: read-only, for appending", masks[i]);
 		if (masks[i])	/* unrestricted, it would empty the file: last */
-			ASSERT_EQ(EACCES, reopen_errno(ro, masks[i], O_RDONLY | O_TRUNC))
+			ASSERT_EQ(EACCES, reopen_errno(variant->emptypath, ro, masks[i],
+						       O_RDONLY | O_TRUNC))
 				TH_LOG("mask %#lx: read-only, for reading and truncating",
 				       masks[i]);
-		ASSERT_EQ(0, reopen_errno(ro, masks[i], O_RDONLY))
+		ASSERT_EQ(0, reopen_errno(variant->emptypath, ro, masks[i], O_RDONLY))
 			TH_LOG("mask %#lx: read-only, for reading", masks[i]);
-		ASSERT_EQ(want, reopen_errno(path, masks[i], O_RDONLY))
+		ASSERT_EQ(want, reopen_errno(variant->emptypath, path, masks[i], O_RDONLY))
 			TH_LOG("mask %#lx: O_PATH, for reading", masks[i]);
-		ASSERT_EQ(0, reopen_errno(path, masks[i], O_PATH))
+		ASSERT_EQ(0, reopen_errno(variant->emptypath, path, masks[i], O_PATH))
 			TH_LOG("mask %#lx: O_PATH, as O_PATH", masks[i]);
-		ASSERT_EQ(0, reopen_errno(wa, masks[i], O_WRONLY))
+		ASSERT_EQ(0, reopen_errno(variant->emptypath, wa, masks[i], O_WRONLY))
 			TH_LOG("mask %#lx: writing, for writing", masks[i]);
-		ASSERT_EQ(want, reopen_errno(wa, masks[i], O_RDWR))
+		ASSERT_EQ(want, reopen_errno(variant->emptypath, wa, masks[i], O_RDWR))
 			TH_LOG("mask %#lx: writing, for reading too", masks[i]);
 	}
 	/* The truncations were refused: the file still holds its line. */
 	ASSERT_EQ(5, lseek(ro, 0, SEEK_END));
-	ASSERT_EQ(0, reopen_errno(ro, 0, O_RDONLY | O_TRUNC));
+	ASSERT_EQ(0, reopen_errno(variant->emptypath, ro, 0, O_RDONLY | O_TRUNC));
 	ASSERT_EQ(0, lseek(ro, 0, SEEK_END)) TH_LOG("unrestricted, the reopen truncates");
 }
 

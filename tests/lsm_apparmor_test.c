@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nosec.h"
@@ -96,6 +97,38 @@ TEST_F(lsm_apparmor, apparmor_px_refused_with_or_without_m)
 		ASSERT_PASS(refused(NOSEC, px[i], NULL, EPERM));
 		ASSERT_PASS(refused(FORCED, px[i], NULL, EPERM));
 	}
+}
+
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK		0x10000
+#endif
+
+/* execveat(AT_EXECVE_CHECK | @flags) of @path: 0 or the errno. */
+static int check_errno(const char *path, int flags)
+{
+	char *argv[] = { (char *)path, NULL };
+
+	if (syscall(SYS_execveat, AT_FDCWD, path, argv, environ,
+		    AT_EXECVE_CHECK | flags))
+		return errno;
+	return 0;
+}
+
+/*
+ * AT_EXECVE_CHECK (6.14) answers as the exec would: the nosecurity check
+ * of a Px program is refused (AppArmor would move it), of an ix one not;
+ * the plain checks pass both.
+ */
+TEST_F(lsm_apparmor, apparmor_check_answers_as_the_exec)
+{
+	APPARMOR_CASE_START();
+	ASSERT_PASS(apparmor_user_in("nosecpx"));
+	if (check_errno(FIX_PROBE_AA_PXM, 0) == EINVAL)
+		SKIP(return, "no AT_EXECVE_CHECK in this kernel");
+	ASSERT_EQ(0, check_errno(FIX_PROBE_AA_PXM, 0));
+	ASSERT_EQ(EPERM, check_errno(FIX_PROBE_AA_PXM, AT_EXECVE_NO_TRANSITION));
+	ASSERT_EQ(0, check_errno(FIX_PROBE_AA_IXNOM, 0));
+	ASSERT_EQ(0, check_errno(FIX_PROBE_AA_IXNOM, AT_EXECVE_NO_TRANSITION));
 }
 
 /* Cx: the child profile is another domain, refused. */

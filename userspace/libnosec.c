@@ -92,8 +92,10 @@ int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
 	 * not, it is refused before anything happens.  Only EINVAL needs
 	 * the question: a flag this kernel does not know, or the caller's.
 	 */
-	nosec_execveat(dirfd, pathname, argv, envp,
-		       flags | AT_EXECVE_NO_TRANSITION);
+	/* Only an AT_EXECVE_CHECK returns: the exec would be allowed. */
+	if (!nosec_execveat(dirfd, pathname, argv, envp,
+			    flags | AT_EXECVE_NO_TRANSITION))
+		return 0;
 	if (errno == EINVAL && !nosec_kernel_knows_flag())
 		errno = ENOSYS;
 	return -1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * nosec_exec - exec without a security transition, and an irrevocable
- * exec ban, for Linux 6.1 and 6.12 as a loadable module.
+ * exec ban, for Linux 6.1, 6.12 and 7.3 as a loadable module.
  *
  * This is the ABI between the nosec_exec module and userspace.
  *

@@ -63,6 +63,13 @@ static inline bool nosec_arch_branch_pad(unsigned long addr)
 	return nosec_arch_text32(addr, &insn) && insn == 0xfa1e0ff3;
 }
 
+/* An endbr64, or its seal, read already (Kbuild: NOSEC_HAVE___IS_ENDBR). */
+#ifdef NOSEC_HAVE___IS_ENDBR
+#define nosec_arch_is_endbr(insn)	__is_endbr(insn)
+#else
+#define nosec_arch_is_endbr(insn)	is_endbr(insn)
+#endif
+
 /*
  * What a pointer to the function at @addr (as the kprobe lookup found it)
  * holds: the lookup steps over an endbr64, or its seal.
@@ -72,7 +79,8 @@ static inline unsigned long nosec_arch_function_pointer(unsigned long addr)
 	u32 insn;
 
 	if (HAS_KERNEL_IBT &&
-	    nosec_arch_text32(addr - ENDBR_INSN_SIZE, &insn) && is_endbr(insn))
+	    nosec_arch_text32(addr - ENDBR_INSN_SIZE, &insn) &&
+	    nosec_arch_is_endbr(insn))
 		return addr - ENDBR_INSN_SIZE;
 	return addr;
 }

@@ -33,6 +33,12 @@
  * tracking, where the kernel has it.
  */
 asm("	.pushsection	.text, \"ax\", @progbits\n"
+	/*
+	 * Aligned as the kernel aligns a function: where ftrace can jump to
+	 * a direct trampoline instead of calling it, an odd address means
+	 * "jump" (ftrace_jmp_set()), and the call would land a byte early.
+	 */
+"	.p2align	4\n"
 "	.type		nosec_prctl_direct, @function\n"
 "	.globl		nosec_prctl_direct\n"
 "nosec_prctl_direct:\n"
