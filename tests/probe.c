@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,8 @@ int main(int argc, char *argv[])
 	else
 		printf("restrict=-%d\n", errno);
 	printf("force=%d\n", prctl(PR_GET_FORCE_EXECVE_NOSECURITY, 0, 0, 0, 0));
+	/* May it signal its parent (a Landlock signal scope may say no)? */
+	printf("kill_parent=%d\n", kill(getppid(), 0) ? errno : 0);
 	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	buf[n < 0 ? 0 : n] = 0;
 	printf("exe=%s\n", buf);
