@@ -73,22 +73,22 @@ check-kernels:
 
 # Debian 13's kernels, the quick form, in the test command (run beside its
 # last lanes, qemu/test-all): the newest kernel Debian 13 ships (7.3, from
-# trixie-backports) on amd64 and arm64, and Debian 13's own 6.12, each
-# module built with gcc-14 in a Debian 13 root (qemu/buildroot), the
-# programs that pass every hook; then the LSM cases on 7.3, booted with
-# SELinux enforcing and with AppArmor (check-lsm's boots of 7.3, which the
-# test command leaves to this lane).  The whole forms: make check-kernels,
-# make check-arm64, make check-lsm.  deps-check-deb13-quick installs what
-# it needs, before it starts beside other lanes.
+# trixie-backports) on amd64 and arm64, each module built with gcc-14 in a
+# Debian 13 root (qemu/buildroot), the programs that pass every hook;
+# then the LSM cases on 7.3, booted with SELinux enforcing and with
+# AppArmor (check-lsm's boots of 7.3, which the test command leaves to
+# this lane).  Debian 13's own 6.12 (bookworm's 6.12 built by gcc-14),
+# and the whole suite on each: make check-kernels, make check-arm64, make
+# check-lsm.  deps-check-deb13-quick installs what it needs, before it
+# starts beside other lanes.
 DEB13_DEPS = --kernels --arm64 --lsm --deb13
 deps-check-deb13-quick:
 	qemu/deps $(DEB13_DEPS)
 
 check-deb13-quick: deps-check-deb13-quick
 	$(MAKE) userspace tests
-	d=$$(qemu/kver --newest-deb13) && d612=$$(qemu/kver --newest-deb13-6.12) && rc=0 && \
-	{ NOSEC_KERNELS_QUICK="$$d $${d%-amd64}-arm64 $$d612" \
-		qemu/check-kernels $$d $${d%-amd64}-arm64 $$d612 || rc=1; } && \
+	d=$$(qemu/kver --newest-deb13) && a=$${d%-amd64}-arm64 && rc=0 && \
+	{ NOSEC_KERNELS_QUICK="$$d $$a" qemu/check-kernels $$d $$a || rc=1; } && \
 	{ NOSEC_LSM_SKIP= qemu/check-lsm --no-series $$d || rc=1; } && exit $$rc
 
 # The canary: the newest kernel of Debian's archive (sid's, or Debian 13's
@@ -127,11 +127,12 @@ check-arm64-quick:
 	k=$$(qemu/kver) && qemu/check-kernels $${k%-amd64}-arm64 -- \
 		--file $(ARM64_QUICK_FILES)
 
-# The suite on an arm64 kernel that checks its own branch targets (BTI),
-# which no Debian kernel does: linux-source-6.12 built by Clang into the
-# cache (qemu/bti-kernel), the module too.
+# The suite on arm64 kernels that check their own branch targets (BTI),
+# which no Debian kernel does: linux-source-6.12 and Debian 13's
+# linux-source-7.3 built by Clang into the cache (qemu/bti-kernel; 7.3
+# by Debian 13's LLVM, in a root of its own), the module too.
 check-arm64-bti:
-	qemu/deps --kernels --arm64 --arm64-bti
+	qemu/deps --kernels --arm64 --arm64-bti --deb13
 	qemu/check-arm64-bti
 
 # The LSM cases on 6.1, the newest 6.12 and Debian 13's newest kernel,
@@ -164,19 +165,22 @@ check-debug-quick:
 	qemu/check-debug --quick
 
 # What the module costs, in guest instructions counted by a QEMU plugin
-# (bench/): on 6.1 and on the newest 6.12, three boots each, the stock
-# kernel, the noise module and nosec_exec taking turns in each; writes
-# bench/results/KVER.json; the same on arm64's newest 6.12 (everything
-# the guest runs cross-built, bench/run builds it); then the execs alone
+# (bench/): on 6.1, the newest 6.12 and Debian 13's newest kernel (7.3),
+# three boots each, the stock kernel, the noise module and nosec_exec
+# taking turns in each; writes bench/results/KVER.json; the same on
+# arm64's newest 6.12 and 7.3 (everything the guest runs cross-built,
+# bench/run builds it); then the execs alone
 # on the kernel with our series (bench/results/native-6.12.json), the
 # limit the module's figures are set against.  bench-quick: one short
 # boot on 6.1 that fails when a ratio passes its bound (part of the test
 # command).  bench-profile: where each kind of exec spends its
 # instructions.
 bench: bench-build
-	qemu/deps --native --arm64
+	qemu/deps --native --arm64 --deb13
 	bench/run
 	k=$$(qemu/kver --newest-6.12) && bench/run --kernel $$k && \
+	bench/run --kernel $${k%-amd64}-arm64
+	k=$$(qemu/kver --newest-deb13) && bench/run --kernel $$k && \
 	bench/run --kernel $${k%-amd64}-arm64
 	bench/run --native
 
