@@ -5,7 +5,7 @@
 .PHONY: fault-module check stress demo test-all check-real check-kernels \
 	check-lsm check-native check-debug check-debug-quick check-secureboot \
 	check-secureboot-quick check-arm64 check-arm64-quick check-arm64-bti bench \
-	check-deb13-quick deps-check-deb13-quick check-canary \
+	check-deb13 check-deb13-quick deps-check-deb13-quick check-canary \
 	bench-quick bench-profile bench-build
 
 # The test build of the module, with the fault-injection knobs the suite
@@ -74,13 +74,15 @@ check-kernels:
 # Debian 13's kernels, the quick form, in the test command (run beside its
 # last lanes, qemu/test-all): the newest kernel Debian 13 ships (7.3, from
 # trixie-backports) on amd64 and arm64, each module built with gcc-14 in a
-# Debian 13 root (qemu/buildroot), the programs that pass every hook;
-# then the LSM cases on 7.3, booted with SELinux enforcing and with
-# AppArmor (check-lsm's boots of 7.3, which the test command leaves to
-# this lane).  Debian 13's own 6.12 (bookworm's 6.12 built by gcc-14),
-# and the whole suite on each: make check-kernels, make check-arm64, make
-# check-lsm.  deps-check-deb13-quick installs what it needs, before it
-# starts beside other lanes.
+# Debian 13 root (qemu/buildroot); the whole suite on amd64 (the test
+# command's one kernel newer than 6.1 with the module-load programs), on
+# arm64 the programs that pass every hook; then the LSM cases on 7.3,
+# booted with SELinux enforcing and with AppArmor (check-lsm's boots of
+# 7.3, which the test command leaves to this lane).  Debian 13's own 6.12
+# (bookworm's 6.12 built by gcc-14), and the whole suite on each: make
+# check-kernels (make check-deb13), make check-arm64, make check-lsm.
+# deps-check-deb13-quick installs what it needs, before it starts beside
+# other lanes.
 DEB13_DEPS = --kernels --arm64 --lsm --deb13
 deps-check-deb13-quick:
 	qemu/deps $(DEB13_DEPS)
@@ -88,8 +90,18 @@ deps-check-deb13-quick:
 check-deb13-quick: deps-check-deb13-quick
 	$(MAKE) userspace tests
 	d=$$(qemu/kver --newest-deb13) && a=$${d%-amd64}-arm64 && rc=0 && \
-	{ NOSEC_KERNELS_QUICK="$$d $$a" qemu/check-kernels $$d $$a || rc=1; } && \
+	{ NOSEC_KERNELS_QUICK=$$a qemu/check-kernels $$d $$a || rc=1; } && \
 	{ NOSEC_LSM_SKIP= qemu/check-lsm --no-series $$d || rc=1; } && exit $$rc
+
+# The whole form of check-deb13-quick's suite: the whole suite on every
+# amd64 kernel Debian 13 ships (its own 6.12; 7.3 generic, cloud and rt),
+# and the foreign module refused (results/deb13.txt: qemu/test-all --out
+# DIR check-deb13).  arm64's: make check-arm64; the LSMs': make check-lsm.
+check-deb13:
+	qemu/deps $(DEB13_DEPS)
+	$(MAKE) userspace tests
+	d=$$(qemu/kver --newest-deb13) && d612=$$(qemu/kver --newest-deb13-6.12) && \
+	k=$${d%-amd64} && qemu/check-kernels $$d612 $$d $$k-cloud-amd64 $$k-rt-amd64
 
 # The canary: the newest kernel of Debian's archive (sid's, or Debian 13's
 # backports, whichever is newer), whatever it is when this runs (the next
