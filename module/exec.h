@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nosec_exec - the exec: what the ban refuses (exec_ban.c), the nosecurity
- * exec (exec_nosec.c) and its ways in (exec_arm.c)
+ * exec (exec_nosec.c), its creds (exec_creds.c) and its ways in (exec_arm.c)
  */
 #ifndef _NOSEC_EXEC_EXEC_H
 #define _NOSEC_EXEC_EXEC_H
@@ -11,6 +11,7 @@
 #include "task.h"
 
 struct ftrace_regs;
+struct linux_binprm;
 
 /**
  * nosec_exec_banned() - may a task with these flags not exec normally?
@@ -40,6 +41,21 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
 	return flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_FLAG_EXEC);
 }
 
+/**
+ * nosec_exec_forced() - is the task's current exec a forced one?
+ * @flags: NOSEC_TASK_* bits of the task
+ *
+ * Return: true for a plain execve() or execveat() that force mode turns
+ * into a nosecurity exec: its program never asked for one, so it gets the
+ * credentials of a plain exec under no_new_privs (exec_nosec.c), where an
+ * explicit AT_EXECVE_NO_TRANSITION keeps the caller's.
+ */
+static inline bool nosec_exec_forced(unsigned int flags)
+{
+	return (flags & (NOSEC_TASK_FORCE_NOSEC | NOSEC_TASK_FLAG_EXEC)) ==
+	       NOSEC_TASK_FORCE_NOSEC;
+}
+
 /* exec_arm.c: execveat() with AT_EXECVE_NO_TRANSITION; the ioctl becomes one */
 long nosec_exec_arm(const struct nosec_execveat_args *args);
 void nosec_exec_disarm(void);
@@ -53,5 +69,13 @@ void nosec_bprm_check_pre(struct ftrace_regs *regs);
 void nosec_read_checks_forget(struct nosec_task *t);
 int nosec_read_checks_start(void);
 void nosec_read_checks_stop(void);
+
+/* exec_creds.c: a nosecurity exec's creds, the caller's or a forced exec's */
+int nosec_forced_creds_start(void);
+void nosec_forced_creds_stop(void);
+int nosec_creds_compute_forced(struct linux_binprm *bprm);
+void nosec_creds_keep_caller(struct linux_binprm *bprm, struct nosec_task *t);
+bool nosec_creds_as_checked(const struct linux_binprm *bprm, unsigned int flags);
+void nosec_creds_commit_dumpable(const struct nosec_task *t);
 
 #endif /* _NOSEC_EXEC_EXEC_H */

@@ -187,7 +187,7 @@ static bool nosec_exec_restarts(long ret)
 
 /* What a nosecurity execveat sets while it runs, and clears when it returns. */
 #define NOSEC_FLAG_EXEC_FLAGS	(NOSEC_TASK_FLAG_EXEC | \
-				 NOSEC_TASK_CREDS_KEPT | \
+				 NOSEC_TASK_EXEC_PROGRESS | \
 				 NOSEC_TASK_RESTRICT_ON_EXEC)
 
 /* The bits of execveat's flags that the kernel's execveat() does not know. */

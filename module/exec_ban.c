@@ -101,9 +101,8 @@ static void nosec_exec_starts(struct nosec_task *t, unsigned int flags)
 	 * Left from an exec that did not reach the last gate, or, for
 	 * LSM_MOVED, from a TOMOYO domain change by a self_domain write.
 	 */
-	if (flags & (NOSEC_TASK_CREDS_KEPT | NOSEC_TASK_LSM_MOVED))
-		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT |
-				       NOSEC_TASK_LSM_MOVED);
+	if (flags & NOSEC_TASK_EXEC_PROGRESS)
+		nosec_task_clear_flags(NOSEC_TASK_EXEC_PROGRESS);
 }
 
 /**

@@ -328,28 +328,6 @@ static struct file *nosec_bprm_open_interpreter(struct linux_binprm *bprm,
 #endif
 
 /*
- * AT_SECURE for a program that runs with @cred, the caller's: at least
- * what a plain exec of a plain file (no set-ID bit, no file capabilities)
- * gives.  Set when the effective ids differ from the real ones (the
- * caller is itself set-ID, commoncap's rule); when the saved or
- * filesystem ids do (a plain exec would reset them to the effective ids,
- * this one keeps them, so the program could switch back); or when a task
- * whose real uid is not root holds permitted capabilities beyond its
- * ambient set (a plain exec would drop them, this one keeps them).
- */
-static bool nosec_plain_secureexec(const struct cred *cred)
-{
-	kuid_t root_uid = make_kuid(cred->user_ns, 0);
-
-	if (!uid_eq(cred->euid, cred->uid) || !uid_eq(cred->suid, cred->uid) ||
-	    !uid_eq(cred->fsuid, cred->uid) || !gid_eq(cred->egid, cred->gid) ||
-	    !gid_eq(cred->sgid, cred->gid) || !gid_eq(cred->fsgid, cred->gid))
-		return true;
-	return !uid_eq(cred->uid, root_uid) &&
-	       !cap_issubset(cred->cap_permitted, cred->cap_ambient);
-}
-
-/*
  * The label the LSMs give a task that runs with @cred, into @label: what
  * the LSM that labels tasks (SELinux, AppArmor or Smack, whichever the
  * kernel runs) says of it, nothing where none does.  Asked as of current,
@@ -362,37 +340,6 @@ static void nosec_cred_label(const struct cred *cred,
 
 	nosec_current_label(label);
 	revert_creds(saved);
-}
-
-/*
- * Into @new, the creds the LSMs computed for this exec, put back what a
- * nosecurity exec keeps of the caller's @old: every id, every capability
- * set, the securebits (SECURE_KEEP_CAPS included), the thread and
- * process keyrings.  What the LSMs keep in @new's security blob stays as
- * they computed it for an exec in place.
- */
-static void nosec_keep_caller_creds(struct cred *new, const struct cred *old)
-{
-	new->uid = old->uid;
-	new->euid = old->euid;
-	new->suid = old->suid;
-	new->fsuid = old->fsuid;
-	new->gid = old->gid;
-	new->egid = old->egid;
-	new->sgid = old->sgid;
-	new->fsgid = old->fsgid;
-	new->securebits = old->securebits;
-	new->cap_inheritable = old->cap_inheritable;
-	new->cap_permitted = old->cap_permitted;
-	new->cap_effective = old->cap_effective;
-	new->cap_bset = old->cap_bset;
-	new->cap_ambient = old->cap_ambient;
-#ifdef CONFIG_KEYS
-	key_put(new->thread_keyring);
-	new->thread_keyring = key_get(old->thread_keyring);
-	key_put(new->process_keyring);
-	new->process_keyring = key_get(old->process_keyring);
-#endif
 }
 
 /*
@@ -411,6 +358,13 @@ static int nosec_lsm_keeps_in_place(const struct linux_binprm *bprm)
 	return -EPERM;
 }
 
+/*
+ * Every LSM's bprm_creds_from_file hook, then the checks of a nosecurity
+ * exec: the read check if bprm_check missed, the label in place, and the
+ * creds of its call (exec_creds.c): the caller's for the explicit call;
+ * for a forced exec, commoncap's (nosec_cap_creds_from_file()), refused
+ * if that hook missed.
+ */
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
 	struct nosec_task *t = nosec_task_current();
@@ -418,7 +372,6 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 
 	if (!t)
 		return -EPERM;
-	/* Every LSM's hook but commoncap's (nosec_cap_creds_from_file()). */
 	ret = (int)nosec_hook_call(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
 				   (unsigned long)bprm, (unsigned long)file);
 	if (ret)
@@ -435,27 +388,27 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 	ret = nosec_lsm_keeps_in_place(bprm);
 	if (ret)
 		return ret;
-
-	nosec_keep_caller_creds(bprm->cred, current_cred());
-	/* What an LSM asked for an exec in place (AppArmor), and more. */
-	bprm->secureexec |= nosec_plain_secureexec(bprm->cred);
-	bprm->per_clear = 0;
-
-	t->saved_dumpable = nosec_current_dumpable();
-	return nosec_task_set_flags(NOSEC_TASK_CREDS_KEPT);
+	if (!nosec_exec_forced(nosec_entry_flags(t)))
+		nosec_creds_keep_caller(bprm, t);
+	else if (!(nosec_entry_flags(t) & NOSEC_TASK_CAPS_COMPUTED))
+		return -EPERM;
+	return nosec_task_set_flags(NOSEC_TASK_CREDS_CHECKED);
 }
 
 /*
  * commoncap's bprm_creds_from_file hook computes set-ID and file
- * capability credentials, which a nosecurity exec ignores: it does not
- * run.  Run, it would audit a capability raise that does not happen
- * (BPRM_FCAPS), and, asked as under no_new_privs, a CAP_SETUID check the
- * caller never made.
+ * capability credentials.  For the explicit call it does not run (the
+ * caller's creds replace whatever it would compute; run, it would audit a
+ * capability raise that does not happen, BPRM_FCAPS, and check a
+ * CAP_SETUID the caller never used).  For a forced exec it computes a
+ * plain exec's creds under no_new_privs (exec_creds.c).
  */
 static int nosec_cap_creds_from_file(struct linux_binprm *bprm,
 				     struct file *file)
 {
-	return 0;
+	if (!nosec_exec_forced(nosec_task_flags(current)))
+		return 0;
+	return nosec_creds_compute_forced(bprm);
 }
 
 /*
@@ -596,56 +549,13 @@ static void nosec_tomoyo_assign_domain_pre(struct ftrace_regs *regs)
 		nosec_task_set_flags(NOSEC_TASK_LSM_MOVED);
 }
 
-static bool nosec_keyrings_unchanged(const struct cred *new,
-				     const struct cred *old)
-{
-#ifdef CONFIG_KEYS
-	return new->thread_keyring == old->thread_keyring &&
-	       new->process_keyring == old->process_keyring;
-#else
-	return true;
-#endif
-}
-
-static bool nosec_creds_unchanged(const struct cred *new,
-				  const struct cred *old)
-{
-	return uid_eq(new->uid, old->uid) && uid_eq(new->euid, old->euid) &&
-	       uid_eq(new->suid, old->suid) && uid_eq(new->fsuid, old->fsuid) &&
-	       gid_eq(new->gid, old->gid) && gid_eq(new->egid, old->egid) &&
-	       gid_eq(new->sgid, old->sgid) && gid_eq(new->fsgid, old->fsgid) &&
-	       new->securebits == old->securebits &&
-	       cap_issubset(new->cap_permitted, old->cap_permitted) &&
-	       cap_issubset(new->cap_effective, old->cap_effective) &&
-	       cap_issubset(new->cap_inheritable, old->cap_inheritable) &&
-	       cap_issubset(new->cap_ambient, old->cap_ambient) &&
-	       cap_issubset(new->cap_bset, old->cap_bset) &&
-	       nosec_keyrings_unchanged(new, old);
-}
-
-/* How much a dumpability value keeps out: OWNER least, OFF most. */
-static int nosec_dumpable_strictness(int dumpable)
-{
-	if (dumpable == NOSEC_DUMPABLE_OWNER)
-		return 0;
-	return dumpable == NOSEC_DUMPABLE_ROOT ? 1 : 2;
-}
-
-/* Of two dumpability values, the stricter. */
-static int nosec_stricter_dumpable(int a, int b)
-{
-	return nosec_dumpable_strictness(a) >= nosec_dumpable_strictness(b) ?
-	       a : b;
-}
-
 /* Did this nosecurity exec pass every check the hooks above make? */
 static bool nosec_exec_checked(const struct linux_binprm *bprm,
 			       unsigned int flags)
 {
-	return (flags & NOSEC_TASK_CREDS_KEPT) &&
-	       !(flags & NOSEC_TASK_LSM_MOVED) &&
+	return !(flags & NOSEC_TASK_LSM_MOVED) &&
 	       !(bprm->interp_flags & BINPRM_FLAGS_ENFORCE_NONDUMP) &&
-	       nosec_creds_unchanged(bprm->cred, current_cred());
+	       nosec_creds_as_checked(bprm, flags);
 }
 
 /**
@@ -678,13 +588,8 @@ static void nosec_committing_creds_pre(struct ftrace_regs *regs)
 		goto out_unlock;
 	}
 	if (nosec_exec_nosecurity(flags)) {
-		/*
-		 * The caller's dumpability, unless begin_new_exec() just
-		 * chose a stricter one (a caller whose own ids are split):
-		 * never more dumpable than a plain exec.
-		 */
-		nosec_current_set_dumpable(nosec_stricter_dumpable(t->saved_dumpable,
-								   nosec_current_dumpable()));
+		if (!nosec_exec_forced(flags))
+			nosec_creds_commit_dumpable(t);
 		atomic_long_inc(&nosec_stats.nosec_execs);
 		nosec_audit_exec("exec_nosecurity",
 				 flags & NOSEC_TASK_FLAG_EXEC ? "flag" : "force",
@@ -699,9 +604,8 @@ static void nosec_committing_creds_pre(struct ftrace_regs *regs)
 		nosec_task_set_flags(NOSEC_TASK_RESTRICTED);
 out_unlock:
 	rcu_read_unlock();
-	if (flags & (NOSEC_TASK_CREDS_KEPT | NOSEC_TASK_LSM_MOVED))
-		nosec_task_clear_flags(NOSEC_TASK_CREDS_KEPT |
-				       NOSEC_TASK_LSM_MOVED);
+	if (flags & NOSEC_TASK_EXEC_PROGRESS)
+		nosec_task_clear_flags(NOSEC_TASK_EXEC_PROGRESS);
 }
 
 /* The nosecurity exec's hooks, in the order an exec meets them. */
@@ -723,14 +627,14 @@ const struct nosec_hook_spec nosec_exec_nosec_hooks[] = {
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_CREDS_FROM_FILE,
 		   "security_bprm_creds_from_file",
 		   nosec_creds_from_file_pre, "redirect",
-		   "nosecurity: keep the caller's ids, capabilities, label"),
+		   "nosecurity: label in place; caller's creds, or forced: a plain exec's"),
 	NOSEC_HOOK(NOSEC_HOOK_CAP_CREDS_FROM_FILE, "cap_bprm_creds_from_file",
 		   nosec_cap_creds_from_file_pre, "redirect",
-		   "nosecurity: no set-ID, no file capabilities (nor their audit)"),
+		   "nosecurity: no set-ID, no file caps; forced: commoncap as under NNP"),
 	NOSEC_HOOK(NOSEC_HOOK_BPRM_COMMITTING_CREDS,
 		   "security_bprm_committing_creds",
 		   nosec_committing_creds_pre, "observe",
-		   "last gate: keep dumpability; kill an exec that got past a missed hook"),
+		   "last gate: creds by their rule, dumpability; kill past a missed hook"),
 	NOSEC_HOOK_IF_BUILT(NOSEC_HOOK_TOMOYO_ASSIGN_DOMAIN,
 			    IS_ENABLED(CONFIG_SECURITY_TOMOYO),
 			    "tomoyo_assign_domain",

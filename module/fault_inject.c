@@ -30,7 +30,7 @@ MODULE_PARM_DESC(fail_probe, "fail the hook on this symbol (load must unwind)");
 
 static char *fail_step;
 module_param(fail_step, charp, 0400);
-MODULE_PARM_DESC(fail_step, "fail this load step (device, ftrace, direct)");
+MODULE_PARM_DESC(fail_step, "fail this load step (plain_file, device, ftrace, direct)");
 
 static char *test_miss;
 module_param(test_miss, charp, 0400);
@@ -54,7 +54,7 @@ MODULE_PARM_DESC(test_fork_enomem,
 
 /**
  * nosec_fault_step() - does fail_step name this step of the load?
- * @step: "device", "ftrace" or "direct"
+ * @step: "plain_file", "device", "ftrace" or "direct"
  *
  * Return: -EIO when it does (the step must then fail), else 0.
  */

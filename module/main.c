@@ -60,9 +60,14 @@ static int __init nosec_init(void)
 		pr_err("cannot create the read-check workqueue: %d\n", ret);
 		return ret;
 	}
+	ret = nosec_fault_step("plain_file") ?: nosec_forced_creds_start();
+	if (ret) {
+		pr_err("cannot create the forced execs' stand-in file: %d\n", ret);
+		goto out_stop_read_checks;
+	}
 	ret = nosec_hooks_prepare();
 	if (ret)
-		goto out_stop_read_checks;
+		goto out_stop_forced_creds;
 	nosec_scope_prepare();
 	ret = nosec_fault_step("device") ?: nosec_device_register();
 	if (ret) {
@@ -84,9 +89,11 @@ out_unregister_device:
 	/* A refused open or prctl may still be on its way out. */
 	synchronize_rcu_tasks();
 	/* nosec_hooks_enable() has forgotten the hooks itself. */
-	goto out_stop_read_checks;
+	goto out_stop_forced_creds;
 out_forget_hooks:
 	nosec_hooks_forget();
+out_stop_forced_creds:
+	nosec_forced_creds_stop();
 out_stop_read_checks:
 	nosec_read_checks_stop();
 	return ret;
@@ -103,6 +110,7 @@ static void __exit nosec_exit(void)
 	synchronize_rcu_tasks();
 	/* Read-check workers past their module reference, too. */
 	nosec_read_checks_stop();
+	nosec_forced_creds_stop();
 	rcu_barrier();
 	pr_info("unloaded\n");
 }

@@ -29,12 +29,18 @@ struct task_struct;
 #define NOSEC_TASK_RESTRICTED		(NOSEC_TASK_RESTRICT_EXEC | \
 					 NOSEC_TASK_RESTRICT_NOSEC)
 #define NOSEC_TASK_FLAG_EXEC		BIT(2)	/* inside an AT_EXECVE_NO_TRANSITION execveat */
-#define NOSEC_TASK_CREDS_KEPT		BIT(3)	/* this exec keeps the caller's creds */
+#define NOSEC_TASK_CREDS_CHECKED	BIT(3)	/* this exec's creds passed the checks */
 #define NOSEC_TASK_EXEC_ARMED		BIT(4)	/* NOSEC_IOC_EXECVEAT armed it */
 /* This armed exec restricts everything once it cannot fail any more. */
 #define NOSEC_TASK_RESTRICT_ON_EXEC	BIT(6)
 /* An LSM moved this nosecurity exec to another domain (TOMOYO). */
 #define NOSEC_TASK_LSM_MOVED		BIT(7)
+/* commoncap computed this forced exec's creds as a plain exec's under NNP. */
+#define NOSEC_TASK_CAPS_COMPUTED	BIT(8)
+/* What one exec records of its way through the hooks, cleared around it. */
+#define NOSEC_TASK_EXEC_PROGRESS	(NOSEC_TASK_CREDS_CHECKED | \
+					 NOSEC_TASK_CAPS_COMPUTED | \
+					 NOSEC_TASK_LSM_MOVED)
 
 struct nosec_exec_arming;
 struct key;
@@ -60,7 +66,8 @@ struct nosec_reopen {
  * @flags: NOSEC_TASK_* bits, changed only by atomic operations: by @task
  *	itself, by its parent before @task first runs, and by a thread of
  *	its group restricting the whole group (restrict.c); read locklessly
- * @saved_dumpable: the caller's dumpability, kept over a nosecurity exec
+ * @saved_dumpable: the caller's dumpability, kept over an explicit
+ *	nosecurity exec (exec_nosec.c)
  * @arming: the execveat NOSEC_IOC_EXECVEAT armed (exec_arm.c), while
  *	%NOSEC_TASK_EXEC_ARMED is set; owned by @task.  One kmalloc'ed
  *	block that holds nothing else: exec_arm.c fills and consumes it,

@@ -228,6 +228,13 @@ TEST_F(bypass, bypass_binfmt_misc_with_and_without_C)
 	EXPECT_TRUE(run_prog(NOSEC, FIX_MISC_CREDS, setup_user, &n) == 0 &&
 		    id_field(&n, "uids", 1) == TEST_UID)
 		TH_LOG("nosec binfmt_misc C: %d %s", n.exec_errno, get(&n, "uids"));
+	/* A forced exec: the rule of a plain exec under no_new_privs. */
+	EXPECT_TRUE(run_prog(FORCED, FIX_MISC_PLAIN, setup_user, &n) == 0 &&
+		    !strcmp(get(&n, "uids"), "1000,1000,1000,1000"))
+		TH_LOG("forced binfmt_misc: %d %s", n.exec_errno, get(&n, "uids"));
+	EXPECT_TRUE(run_prog(FORCED, FIX_MISC_CREDS, setup_user, &n) == 0 &&
+		    !strcmp(get(&n, "uids"), "1000,1000,1000,1000"))
+		TH_LOG("forced binfmt_misc C: %d %s", n.exec_errno, get(&n, "uids"));
 	/* The handler needs read access too. */
 	EXPECT_EQ(0, run_prog(PLAIN, FIX_MISC_XINTERP, setup_user, &p))
 		TH_LOG("exec-only handler, plain: %d", p.exec_errno);

@@ -93,6 +93,11 @@ int do_exec(enum how how, const char *path, char *const argv[])
 			return errno;
 		how = PLAIN;
 	}
+	if (how == PLAIN_NNP) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+			return errno;
+		how = PLAIN;
+	}
 	switch (how) {
 	case PLAIN:
 		execve(path, argv, environ);
@@ -201,6 +206,7 @@ int run_prog(enum how how, const char *path, void (*setup)(void),
 static const char *const how_names[] = {
 	[PLAIN] = "plain", [NOSEC] = "nosec", [FORCED] = "forced",
 	[NOSEC_FD] = "nosec (fd)", [NOSEC_IOCTL] = "nosec (ioctl)",
+	[PLAIN_NNP] = "plain under no_new_privs",
 };
 
 int runs_as(enum how how, const char *path, void (*setup)(void),

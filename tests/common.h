@@ -35,10 +35,11 @@ extern volatile uintptr_t bad_addr;
 /*
  * How a program is run: execve, execve_nosecurity (the library:
  * execveat() with AT_EXECVE_NO_TRANSITION), execve after PR_RESTRICT_ME +
- * PR_SET_FORCE_EXECVE_NOSECURITY, fexecve_nosecurity, or the module's
- * NOSEC_IOC_EXECVEAT (on the series, which has no device: the flag).
+ * PR_SET_FORCE_EXECVE_NOSECURITY, fexecve_nosecurity, the module's
+ * NOSEC_IOC_EXECVEAT (on the series, which has no device: the flag), or
+ * execve under no_new_privs (what a forced exec's creds are measured by).
  */
-enum how { PLAIN, NOSEC, FORCED, NOSEC_FD, NOSEC_IOCTL };
+enum how { PLAIN, NOSEC, FORCED, NOSEC_FD, NOSEC_IOCTL, PLAIN_NNP };
 
 struct run {
 	char out[8192];

@@ -239,14 +239,19 @@ static int bprm_open_interpreter_missed_held(void)
 	return xonly_interp_refused_or_killed();
 }
 
+/* The explicit call's and a forced exec's: neither runs. */
 static int setuid_killed(void)
 {
+	static const enum how hows[] = { NOSEC, FORCED };
 	struct run r;
 
-	run_prog(NOSEC, FIX_PROBE_SUID, setup_user, &r);
-	if (!killed_before_running(&r)) {
-		printf("# setuid program: status %#x out %s\n", r.status, r.out);
-		return 1;
+	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
+		run_prog(hows[i], FIX_PROBE_SUID, setup_user, &r);
+		if (!killed_before_running(&r)) {
+			printf("# setuid program (%s): status %#x out %s\n",
+			       hows[i] == FORCED ? "forced" : "explicit", r.status, r.out);
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -261,6 +266,26 @@ static int setuid_no_privilege(void)
 		return 1;
 	}
 	return restricted_execve_denied();
+}
+
+/*
+ * commoncap's hook missing: it computes set-ID creds for the real file.
+ * The explicit call replaces them with the caller's; a forced exec, whose
+ * creds commoncap must compute as under no_new_privs, is refused.
+ */
+static int cap_missed_held(void)
+{
+	struct run r;
+	int e;
+
+	if (setuid_no_privilege())
+		return 1;
+	e = run_prog(FORCED, FIX_PROBE_SUID, setup_user, &r);
+	if (e != EPERM) {
+		printf("# forced setuid program: %d uids %s, want EPERM\n", e, get(&r, "uids"));
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -446,6 +471,11 @@ FIXTURE_VARIANT_ADD(missed_hook, security_bprm_creds_from_file) {
 };
 
 /* The last gate itself: the layers before it hold. */
+FIXTURE_VARIANT_ADD(missed_hook, cap_bprm_creds_from_file) {
+	.hook = "cap_bprm_creds_from_file",
+	.held = cap_missed_held,
+};
+
 FIXTURE_VARIANT_ADD(missed_hook, security_bprm_committing_creds) {
 	.hook = "security_bprm_committing_creds",
 	.held = setuid_no_privilege,
@@ -493,6 +523,7 @@ TEST_F(failsafe, load_every_failing_step_unwinds)
 	} steps[] = {
 		{ "fail_probe=bprm_execve", "cannot probe bprm_execve" },
 		{ "fail_probe=cgroup_can_fork", "cannot probe cgroup_can_fork" },
+		{ "fail_step=plain_file", "cannot create the forced execs' stand-in file" },
 		{ "fail_step=device", "cannot register /dev/nosec_exec" },
 		{ "fail_step=ftrace", "cannot register the hooks with ftrace" },
 #ifdef __x86_64__

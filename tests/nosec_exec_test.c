@@ -33,6 +33,7 @@
 #include "nosec.h"
 #include "fixtures.h"
 #include "common.h"
+#include "creds.h"
 #include "../kselftest_harness.h"
 #include "ksft_nosec.h"
 
@@ -94,31 +95,6 @@ TEST_F(nosec_exec, nosec_setgid_keeps_gids)
 		TH_LOG("nosec gids %s", get(&n, "gids"));
 }
 
-/* ruid=euid=1000 but suid/fsuid 0 (and the same for gids): bit for bit. */
-static void setup_split_ids(void)
-{
-	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, 0) ||
-	    setresuid(TEST_UID, TEST_UID, 0))
-		_exit(98);
-	setfsgid(0);
-	setfsuid(0);
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-}
-
-/*
- * Real and effective uid 1000, saved and filesystem uid 0; the gids all
- * 1000.  (Split gids make a plain exec itself AT_SECURE on newer kernels,
- * which test an egid against the caller's fsgid and groups.)
- */
-static void setup_split_saved_uids(void)
-{
-	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
-	    setresuid(TEST_UID, TEST_UID, 0))
-		_exit(98);
-	setfsuid(0);
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-}
-
 TEST_F(nosec_exec, nosec_ids_kept_bit_for_bit)
 {
 	struct run p, n;
@@ -147,30 +123,6 @@ TEST_F(nosec_exec, nosec_file_caps_not_applied)
 		TH_LOG("nosec caps %s/%s", get(&n, "capprm"), get(&n, "capeff"));
 }
 
-#define CAPS_KEPT ((1ULL << CAP_NET_RAW) | (1ULL << CAP_CHOWN))
-
-/* Root keeps CAP_NET_RAW and CAP_CHOWN over setuid; NET_RAW is ambient. */
-static void setup_caps(void)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2] = { { 0 } };
-
-	prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0);
-	prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
-	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
-	    setresuid(TEST_UID, TEST_UID, TEST_UID))
-		_exit(98);
-	d[0].permitted = (__u32)CAPS_KEPT;
-	d[0].effective = (__u32)CAPS_KEPT;
-	d[0].inheritable = (__u32)CAPS_KEPT;
-	if (syscall(SYS_capset, &h, d))
-		_exit(97);
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_RAW, 0, 0))
-		_exit(96);
-	prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-}
-
 TEST_F(nosec_exec, nosec_caps_kept_all_sets)
 {
 	struct run p, n;
@@ -189,30 +141,6 @@ TEST_F(nosec_exec, nosec_caps_kept_all_sets)
 	ASSERT_TRUE(!(getx(&n, "capbnd") & (1ULL << CAP_SYS_ADMIN)) &&
 		    getx(&n, "capbnd") == getx(&p, "capbnd"))
 		TH_LOG("nosec bounding %s", get(&n, "capbnd"));
-}
-
-static void setup_keepcaps(void)
-{
-	prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
-}
-
-/* A set-ID caller: real uid 1000, effective and saved uid 0. */
-static void setup_split_euid(void)
-{
-	if (setgroups(0, NULL) || setresgid(TEST_GID, TEST_GID, TEST_GID) ||
-	    setresuid(TEST_UID, 0, 0))
-		_exit(98);
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-}
-
-static void setup_undumpable(void)
-{
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-}
-
-static void setup_pdeathsig(void)
-{
-	prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0);
 }
 
 static void setup_personality(void)
@@ -354,12 +282,6 @@ TEST_F(side_by_side, plain_then_nosec)
 		TH_LOG("nosec %s ran: %d", variant->path, n.exec_errno);
 	ASSERT_EQ(variant->nosec, getl(&n, variant->key))
 		TH_LOG("nosecurity exec: %s=%s", variant->key, get(&n, variant->key));
-}
-
-static void setup_keyrings(void)
-{
-	syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_THREAD_KEYRING, 1);
-	syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_PROCESS_KEYRING, 1);
 }
 
 TEST_F(nosec_exec, nosec_keyrings_kept)
