@@ -208,6 +208,16 @@ static inline void nosec_current_label(struct nosec_label *label)
 }
 #endif
 
+/*
+ * No VM flags for shmem_kernel_file_setup() (exec_creds.c's stand-in
+ * file): a vma_flags_t on newer kernels, an unsigned long before.
+ */
+#ifdef NOSEC_HAVE_SHMEM_VMA_FLAGS
+#define NOSEC_SHMEM_NO_FLAGS	EMPTY_VMA_FLAGS
+#else
+#define NOSEC_SHMEM_NO_FLAGS	0UL
+#endif
+
 static inline bool nosec_label_equal(const struct nosec_label *a,
 				     const struct nosec_label *b)
 {

@@ -15,7 +15,6 @@
  * The hooks that call these are in exec_nosec.c; the last gate there asks
  * nosec_creds_as_checked() before the creds commit.
  */
-#include <linux/anon_inodes.h>
 #include <linux/binfmts.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -24,6 +23,7 @@
 #include <linux/fs.h>
 #include <linux/key.h>
 #include <linux/security.h>
+#include <linux/shmem_fs.h>
 
 #include "compat.h"
 #include "task.h"
@@ -31,16 +31,15 @@
 #include "hooks.h"
 
 /*
- * The file commoncap computes a forced exec's creds against: an anonymous
- * inode on a kernel-internal mount, so that it has neither set-ID bits
- * nor file capabilities (get_file_caps() does not even read a file on a
- * mount outside the task's namespace).  Made at load, read-only after.
+ * The file commoncap computes a forced exec's creds against: an empty
+ * shmem file on the kernel-internal mount, so that it has neither set-ID
+ * bits nor file capabilities (get_file_caps() does not even read a file
+ * on a mount outside the task's namespace).  Made at load, read-only
+ * after.  A shmem file, not an anonymous inode with operations of the
+ * module's own: its last fput() runs when rmmod returns to userspace,
+ * after the module's memory is gone, and must find nothing of it.
  */
 static struct file *nosec_plain_file;
-
-static const struct file_operations nosec_plain_file_fops = {
-	.llseek = noop_llseek,
-};
 
 /**
  * nosec_forced_creds_start() - make the file forced execs are judged as
@@ -51,8 +50,8 @@ int nosec_forced_creds_start(void)
 {
 	struct file *file;
 
-	file = anon_inode_getfile("nosec_exec_plain_file",
-				  &nosec_plain_file_fops, NULL, O_RDONLY);
+	file = shmem_kernel_file_setup("nosec_exec_plain_file", 0,
+				       NOSEC_SHMEM_NO_FLAGS);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	nosec_plain_file = file;
