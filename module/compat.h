@@ -209,7 +209,7 @@ static inline void nosec_current_label(struct nosec_label *label)
 #endif
 
 /*
- * No VM flags for shmem_kernel_file_setup() (exec_creds.c's stand-in
+ * No VM flags for shmem_file_setup() (exec_creds.c's stand-in
  * file): a vma_flags_t on newer kernels, an unsigned long before.
  */
 #ifdef NOSEC_HAVE_SHMEM_VMA_FLAGS

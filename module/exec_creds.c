@@ -50,8 +50,8 @@ int nosec_forced_creds_start(void)
 {
 	struct file *file;
 
-	file = shmem_kernel_file_setup("nosec_exec_plain_file", 0,
-				       NOSEC_SHMEM_NO_FLAGS);
+	file = shmem_file_setup("nosec_exec_plain_file", 0,
+				NOSEC_SHMEM_NO_FLAGS);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	nosec_plain_file = file;

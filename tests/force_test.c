@@ -153,10 +153,13 @@ TEST_F(force, forced_like_nnp)
 			TH_LOG("%s: forced: %d", name, f.exec_errno);
 		for (size_t k = 0; k < sizeof(like_nnp_keys) / sizeof(like_nnp_keys[0]); k++) {
 			const char *kk = like_nnp_keys[k];
+			char pv[256], fv[256];	/* get() returns one static buffer */
 
-			if (strcmp(get(&p, kk), get(&f, kk))) {
-				printf("# %s: %s forced %s, under no_new_privs %s\n",
-				       name, kk, get(&f, kk), get(&p, kk));
+			snprintf(pv, sizeof(pv), "%s", get(&p, kk));
+			snprintf(fv, sizeof(fv), "%s", get(&f, kk));
+			if (!*pv || strcmp(pv, fv)) {
+				printf("# %s: %s forced '%s', under no_new_privs '%s'\n",
+				       name, kk, fv, pv);
 				same = false;
 			}
 		}
