@@ -47,7 +47,7 @@ static inline bool nosec_exec_nosecurity(unsigned int flags)
  *
  * Return: true for a plain execve() or execveat() that force mode turns
  * into a nosecurity exec: its program never asked for one, so it gets the
- * credentials of a plain exec under no_new_privs (exec_nosec.c), where an
+ * credentials of a plain exec under no_new_privs (exec_creds.c), where an
  * explicit AT_EXECVE_NO_TRANSITION keeps the caller's.
  */
 static inline bool nosec_exec_forced(unsigned int flags)

@@ -170,12 +170,18 @@ void nosec_creds_keep_caller(struct linux_binprm *bprm, struct nosec_task *t)
 	t->saved_dumpable = nosec_current_dumpable();
 }
 
-static bool nosec_keyrings_unchanged(const struct cred *new,
-				     const struct cred *old)
+/*
+ * Are @new's thread and process keyrings the caller's (@old's), or, where
+ * @may_drop, none (a plain exec drops them)?  Never one the caller lacked.
+ */
+static bool nosec_keyrings_kept(const struct cred *new,
+				const struct cred *old, bool may_drop)
 {
 #ifdef CONFIG_KEYS
-	return new->thread_keyring == old->thread_keyring &&
-	       new->process_keyring == old->process_keyring;
+	return (new->thread_keyring == old->thread_keyring ||
+		(may_drop && !new->thread_keyring)) &&
+	       (new->process_keyring == old->process_keyring ||
+		(may_drop && !new->process_keyring));
 #else
 	return true;
 #endif
@@ -195,7 +201,7 @@ static bool nosec_creds_unchanged(const struct cred *new,
 	       cap_issubset(new->cap_inheritable, old->cap_inheritable) &&
 	       cap_issubset(new->cap_ambient, old->cap_ambient) &&
 	       cap_issubset(new->cap_bset, old->cap_bset) &&
-	       nosec_keyrings_unchanged(new, old);
+	       nosec_keyrings_kept(new, old, false);
 }
 
 /* Is @id one the caller already had as its real or effective uid? */
@@ -207,20 +213,6 @@ static bool nosec_uid_held(kuid_t id, const struct cred *old)
 static bool nosec_gid_held(kgid_t id, const struct cred *old)
 {
 	return gid_eq(id, old->gid) || gid_eq(id, old->egid);
-}
-
-/* Keyrings a plain exec keeps, or none: never one the caller lacked. */
-static bool nosec_keyrings_no_gain(const struct cred *new,
-				   const struct cred *old)
-{
-#ifdef CONFIG_KEYS
-	return (!new->thread_keyring ||
-		new->thread_keyring == old->thread_keyring) &&
-	       (!new->process_keyring ||
-		new->process_keyring == old->process_keyring);
-#else
-	return true;
-#endif
 }
 
 /*
@@ -244,7 +236,7 @@ static bool nosec_forced_creds_no_gain(const struct cred *new,
 	       cap_issubset(new->cap_inheritable, old->cap_inheritable) &&
 	       cap_issubset(new->cap_ambient, old->cap_ambient) &&
 	       cap_issubset(new->cap_bset, old->cap_bset) &&
-	       nosec_keyrings_no_gain(new, old);
+	       nosec_keyrings_kept(new, old, true);
 }
 
 /**

@@ -368,6 +368,7 @@ static int nosec_lsm_keeps_in_place(const struct linux_binprm *bprm)
 static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 {
 	struct nosec_task *t = nosec_task_current();
+	unsigned int flags;
 	int ret;
 
 	if (!t)
@@ -388,9 +389,10 @@ static int nosec_creds_from_file(struct linux_binprm *bprm, struct file *file)
 	ret = nosec_lsm_keeps_in_place(bprm);
 	if (ret)
 		return ret;
-	if (!nosec_exec_forced(nosec_entry_flags(t)))
+	flags = nosec_entry_flags(t);
+	if (!nosec_exec_forced(flags))
 		nosec_creds_keep_caller(bprm, t);
-	else if (!(nosec_entry_flags(t) & NOSEC_TASK_CAPS_COMPUTED))
+	else if (!(flags & NOSEC_TASK_CAPS_COMPUTED))
 		return -EPERM;
 	return nosec_task_set_flags(NOSEC_TASK_CREDS_CHECKED);
 }
