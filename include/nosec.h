@@ -1,22 +1,34 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The userspace API of nosec_exec (libnosec).
+ * The userspace API of the nosecurity exec and the exec ban (libnosec).
  *
  * The exec functions run a program like execve(2)/execveat(2)/fexecve(3),
  * with no security transition (no set-user/group-ID, no file capabilities,
  * no LSM label change, same dumpability, AT_SECURE as for a plain exec of
  * a plain file) and with read permission required on the program and its
  * interpreters.  They return only on failure: -1 with errno set.  ENOSYS
- * means the kernel has neither the nosec_exec module nor the series.
+ * means the kernel knows neither AT_EXECVE_NO_TRANSITION nor the prctl
+ * options below.
  */
 #ifndef NOSEC_H
 #define NOSEC_H
 
+#ifndef NOSEC_KSELFTEST
 /* In the source tree the ABI header sits beside this one, under uapi/. */
 #if defined(__has_include) && __has_include("uapi/linux/nosec_exec.h")
 #include "uapi/linux/nosec_exec.h"
 #else
 #include <linux/nosec_exec.h>
+#endif
+#else
+/*
+ * The kernel's uapi headers ($(KHDR_INCLUDES)): the prctl options in
+ * <linux/prctl.h>, AT_EXECVE_NO_TRANSITION in <linux/fcntl.h>, taken
+ * without its asm-generic part, whose definitions <fcntl.h> has.
+ */
+#include <linux/prctl.h>
+#define _ASM_GENERIC_FCNTL_H
+#include <linux/fcntl.h>
 #endif
 
 #include <sys/types.h>

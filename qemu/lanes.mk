@@ -156,8 +156,10 @@ check-lsm:
 	$(MAKE) userspace tests
 	qemu/check-lsm
 
-# Our series (upstream/) on Debian's linux-source-6.12, built once into
-# the cache: its kselftests and the project's suite, with no module.
+# Our series (upstream/) on Debian's linux-source-7.3 (qemu/native-kernel
+# --series), built once into
+# the cache: its kselftests through the kernel's runner and the
+# project's suite, with no module.
 check-native:
 	qemu/deps --native
 	$(MAKE) userspace tests
@@ -182,7 +184,7 @@ check-debug-quick:
 # taking turns in each; writes bench/results/KVER.json; the same on
 # arm64's newest 6.12 and 7.3 (everything the guest runs cross-built,
 # bench/run builds it); then the execs alone
-# on the kernel with our series (bench/results/native-6.12.json), the
+# on the kernel with our series (bench/results/native-SERIES.json), the
 # limit the module's figures are set against.  bench-quick: one short
 # boot on 6.1 that fails when a ratio passes its bound (part of the test
 # command).  bench-profile: where each kind of exec spends its

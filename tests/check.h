@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * How the suite's helper functions (common.c, and the static helpers of
+ * How the tests' helper functions (common.c, and the static helpers of
  * each *_test.c) report: PASS, FAIL with a message, or SKIP with a
  * reason.  A test turns that into the harness's verdict with
  * ASSERT_PASS() (ksft_nosec.h); the tests themselves use the harness's

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
+#ifndef NOSEC_KSELFTEST
 #include <sys/ioctl.h>
+#endif
 #include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -24,11 +26,13 @@
 #include "common.h"
 #include "fixtures.h"
 
+#ifndef NOSEC_KSELFTEST
 int nosec_native;
+#endif
 char skip_reason[256];
 char *no_argv[] = { NULL };
 /* An unmapped user address, hidden from the compiler's checks. */
-volatile uintptr_t bad_addr = 8;
+uintptr_t bad_addr = 8;
 
 /* ---- running a program and reading what it reports ---- */
 
@@ -75,6 +79,7 @@ long id_field(const struct run *r, const char *key, int i)
 	return p ? strtol(p, NULL, 10) : -1;
 }
 
+#ifndef NOSEC_KSELFTEST
 /*
  * The native series: no module is loaded, yet the kernel answers the
  * prctl options (which come in the same series as the flag).  Neither:
@@ -85,6 +90,7 @@ int nosec_detect_native(void)
 	return access("/sys/module/nosec_exec", F_OK) != 0 &&
 	       prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) >= 0;
 }
+#endif
 
 int do_exec(enum how how, const char *path, char *const argv[])
 {
@@ -110,7 +116,8 @@ int do_exec(enum how how, const char *path, char *const argv[])
 		fexecve_nosecurity(fd, argv, environ);
 		break;
 	}
-	case NOSEC_IOCTL: {
+#ifndef NOSEC_KSELFTEST
+	case NOSEC_RAW: {
 		struct nosec_execveat_args a = {
 			.pathname = (uintptr_t)path,
 			.argv = (uintptr_t)argv,
@@ -130,6 +137,12 @@ int do_exec(enum how how, const char *path, char *const argv[])
 		ioctl(fd, NOSEC_IOC_EXECVEAT, &a);
 		break;
 	}
+#else
+	case NOSEC_RAW:
+		syscall(SYS_execveat, AT_FDCWD, path, argv, environ,
+			AT_EXECVE_NO_TRANSITION);
+		break;
+#endif
 	default:
 		execve_nosecurity(path, argv, environ);
 	}
@@ -179,7 +192,7 @@ struct prog {
 static void exec_prog(void *arg)
 {
 	const struct prog *prog = arg;
-	char *argv[] = { (char *)prog->path, NULL };
+	char *const argv[] = { (char *)prog->path, NULL };
 
 	if (prog->setup)
 		prog->setup();
@@ -205,7 +218,11 @@ int run_prog(enum how how, const char *path, void (*setup)(void),
 
 static const char *const how_names[] = {
 	[PLAIN] = "plain", [NOSEC] = "nosec", [FORCED] = "forced",
-	[NOSEC_FD] = "nosec (fd)", [NOSEC_IOCTL] = "nosec (ioctl)",
+#ifndef NOSEC_KSELFTEST
+	[NOSEC_FD] = "nosec (fd)", [NOSEC_RAW] = "nosec (ioctl)",
+#else
+	[NOSEC_FD] = "nosec (fd)", [NOSEC_RAW] = "nosec (execveat)",
+#endif
 	[PLAIN_NNP] = "plain under no_new_privs",
 };
 
@@ -256,6 +273,7 @@ int lsm_active(const char *name)
 	return list_has(buf, name);
 }
 
+#ifndef NOSEC_KSELFTEST
 int lsm_expected(const char *name)
 {
 	return list_has(getenv("NOSEC_LSM"), name);
@@ -293,6 +311,7 @@ long wait_tasks(long want)
 	}
 	return v;
 }
+#endif
 
 int drop_to_user(void)
 {
@@ -305,7 +324,7 @@ int drop_to_user(void)
 /* Exit status of a child that tried execve(@path): errno, or 0 if ran. */
 int child_execve_errno(const char *path)
 {
-	char *argv[] = { (char *)path, NULL };
+	char *const argv[] = { (char *)path, NULL };
 	int null = open("/dev/null", O_WRONLY);
 
 	dup2(null, 1);
@@ -377,6 +396,19 @@ int prog32_calls(void (*setup)(void), unsigned long mask, const char *path,
 	return PASS;
 }
 
+void setup_user(void)
+{
+	if (drop_to_user())
+		_exit(98);
+}
+
+void setup_user_restricted(void)
+{
+	setup_user();
+	nosec_restrict_exec();
+}
+
+#ifndef NOSEC_KSELFTEST
 /* Unload the build that is loaded: the test build, else the real one. */
 int delete_module(void)
 {
@@ -444,7 +476,7 @@ static int names_a_sample(const char *line, const void *arg)
 	int n = 0;
 
 	(void)arg;
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(syms); i++)
 		n += !strncmp(line, syms[i], strlen(syms[i]));
 	return n;
 }
@@ -473,18 +505,6 @@ int unload_module(void)
 		usleep(100000);
 	}
 	return -1;
-}
-
-void setup_user(void)
-{
-	if (drop_to_user())
-		_exit(98);
-}
-
-void setup_user_restricted(void)
-{
-	setup_user();
-	nosec_restrict_exec();
 }
 
 int reload_with(const char *params)
@@ -527,6 +547,7 @@ int killed_before_running(const struct run *r)
 	return WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGKILL &&
 	       !strstr(r->out, "end=1");
 }
+#endif
 
 long env_long(const char *name, long def)
 {
@@ -563,6 +584,7 @@ int read_text(const char *path, const char *text)
 	return !strcmp(buf, text);
 }
 
+#ifndef NOSEC_KSELFTEST
 int set_param(const char *name, const char *value)
 {
 	char path[128];
@@ -572,6 +594,7 @@ int set_param(const char *name, const char *value)
 		 MODULE_NAME : FAULT_MODULE_NAME, name);
 	return write_text(path, value);
 }
+#endif
 
 void setup_restrict(void)
 {
@@ -587,7 +610,7 @@ int deny_syscall(int nr, int err)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (unsigned int)err),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	struct sock_fprog prog = { ARRAY_SIZE(f), f };
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
@@ -672,14 +695,16 @@ void yama_restore(void)
 		write_text(YAMA_SCOPE, yama_saved);
 }
 
+#ifndef NOSEC_KSELFTEST
 /* nosec-run @arg FIX_PROBE, stderr on stdout: a child for capture(). */
 void nosec_run_capture(void *arg)
 {
-	char *argv[] = { "nosec-run", arg, FIX_PROBE, NULL };
+	char *const argv[] = { "nosec-run", arg, FIX_PROBE, NULL };
 
 	dup2(1, 2);
 	execve("/nosec/bin/nosec-run", argv, environ);
 }
+#endif
 
 /**
  * log_says_after() - does the kernel log say @text after the last @marker?

@@ -97,7 +97,7 @@ void setup_keyrings(void)
 }
 
 /* Root's permitted and effective sets, one capability less for each. */
-static void root_caps_without(uint64_t drop_permitted, uint64_t drop_effective)
+static void root_caps_without(__u64 drop_permitted, __u64 drop_effective)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What a restricted tree shares with the unrestricted process that
- * started it, and may not turn into a way out (docs/security.md, "What a
- * restriction takes from what the tree shares"):
+ * started it, and may not turn into a way out:
  *
  * - the pipe or file that process reads its commands from (a shell fed by
  *   a pipe or a here-document): no reopening a descriptor, through
@@ -48,7 +47,6 @@
 
 NOSEC_FIXTURE(escape);
 
-#define NOSEC_RUN	"/nosec/bin/nosec-run"
 #define ESCAPED		FIX "/escaped"
 
 /* ---- reopening a descriptor ---- */
@@ -139,7 +137,7 @@ TEST_F(reopen, pipe_read_end_for_writing)
 
 	ASSERT_EQ(0, pipe(p));
 	fchown(p[0], TEST_UID, TEST_GID);
-	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
 		int want = masks[i] ? EACCES : 0;
 
 		ASSERT_EQ(want, reopen_errno(variant->emptypath, p[0], masks[i], O_WRONLY))
@@ -173,7 +171,7 @@ TEST_F(reopen, file_with_more_access)
 	path = open(FIX "/heredoc", O_PATH);
 	ASSERT_TRUE(ro >= 0 && wa >= 0 && path >= 0);
 	ASSERT_EQ(0, unlink(FIX "/heredoc"));
-	for (size_t i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(masks); i++) {
 		int want = masks[i] ? EACCES : 0;
 
 		ASSERT_EQ(want, reopen_errno(variant->emptypath, ro, masks[i], O_WRONLY | O_APPEND))
@@ -201,6 +199,8 @@ TEST_F(reopen, file_with_more_access)
 }
 
 #ifndef NOSEC_KSELFTEST	/* nosec-run starts the tree */
+#define NOSEC_RUN	"/nosec/bin/nosec-run"
+
 /*
  * A shell of TEST_UID reads its script from @fd (a pipe's read end or a
  * file) and runs it: first a tree (tree_line()) that tries to add a line
@@ -260,7 +260,7 @@ TEST_F(escape, shell_fed_by_a_pipe_runs_nothing_of_the_tree)
 	char line[512];
 
 	ASSERT_EQ(0, chmod(FIX, 0777));
-	for (size_t i = 0; i < sizeof(tree_opts) / sizeof(tree_opts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(tree_opts); i++) {
 		int p[2], r;
 
 		if (!tree_opt_here(tree_opts[i]))
@@ -286,7 +286,7 @@ TEST_F(escape, shell_reading_a_heredoc_file_runs_nothing_of_the_tree)
 	char line[512];
 
 	ASSERT_EQ(0, chmod(FIX, 0777));
-	for (size_t i = 0; i < sizeof(tree_opts) / sizeof(tree_opts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(tree_opts); i++) {
 		int fd, r;
 
 		if (!tree_opt_here(tree_opts[i]))
@@ -407,7 +407,7 @@ TEST_F(escape, session_keyring_not_shared_with_the_parent)
 	if (r == 150)
 		SKIP(return, "%s", "no keyrings in this kernel");
 	ASSERT_EQ(1, r) TH_LOG("unrestricted: the parent finds the key (%d)", r);
-	for (size_t i = 1; i < sizeof(masks) / sizeof(masks[0]); i++) {
+	for (size_t i = 1; i < ARRAY_SIZE(masks); i++) {
 		r = key_reaches_parent(masks[i], KEY_SPEC_SESSION_KEYRING, 0);
 		ASSERT_EQ(0, r) TH_LOG("mask %#lx: %d (1: the parent found it)", masks[i], r);
 		r = key_reaches_parent(masks[i], KEY_SPEC_SESSION_KEYRING, 1);
@@ -464,17 +464,14 @@ TEST_F(escape, named_session_keyring_not_linked_by_the_tree)
 	if (r == 150)
 		SKIP(return, "%s", "no keyrings in this kernel");
 	ASSERT_EQ(0, r) TH_LOG("unrestricted: the child links the parent's keyring (%d)", r);
-	for (size_t i = 1; i < sizeof(masks) / sizeof(masks[0]); i++) {
+	for (size_t i = 1; i < ARRAY_SIZE(masks); i++) {
 		r = link_parent_keyring(masks[i]);
 		ASSERT_EQ(10, r) TH_LOG("mask %#lx: %d (0: the parent's keyring got the key)",
 					masks[i], r);
 	}
 }
 
-/*
- * The uid's own keyrings (@u, @us) stay shared, as its files do
- * (docs/security.md, "Where the promise ends").
- */
+/* The uid's own keyrings (@u, @us) stay shared, as its files do. */
 TEST_F(escape, user_session_keyring_stays_shared)
 {
 	int r = key_reaches_parent(PR_RESTRICT_EXEC, KEY_SPEC_USER_SESSION_KEYRING, 0);
@@ -567,7 +564,7 @@ TEST_F(escape, clone_files_sharer_refuses_restriction)
  */
 TEST_F(escape, restrict_all_exec_refused_beside_fs_sharer)
 {
-	char *argv[] = { "probe", NULL };
+	char *const argv[] = { "probe", NULL };
 	int e;
 
 	MODULE_ONLY("NOSEC_EXEC_RESTRICT_ALL");
@@ -683,7 +680,7 @@ TEST_F(escape, tsync_refused_beside_a_thread_s_own_sharer)
 	static const unsigned long flags[] = { CLONE_FS, CLONE_FILES };
 	int blocker, sharer, e;
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
 		const char *what = flags[i] == CLONE_FS ? "fs_struct" : "files_struct";
 
 		e = thread_sharer_restrict(flags[i], 0, &blocker, &sharer);
@@ -718,19 +715,30 @@ TEST_F(escape, clone_fs_files_child_of_restricted_inherits)
 
 #define STALL_DIR	"/tmp/stall"
 
+#ifndef NOSEC_KSELFTEST
+#define NO_FUSE		"no FUSE (/dev/fuse or fuse.ko)"
+#else
+#define NO_FUSE		"no FUSE in this kernel (CONFIG_FUSE_FS)"
+#endif
+
 /*
  * The FUSE server whose reads wait (FUSE_STALL_READ), mounted on
- * STALL_DIR/mnt, fuse.ko loaded first where it is a module.  Return: its
- * pid, -1 without FUSE, -2 when the mount point could not be made.
+ * STALL_DIR/mnt.  Return: its pid, -1 without FUSE, -2 when the mount
+ * point could not be made.
  */
+#ifndef NOSEC_KSELFTEST
+/* fuse.ko is loaded first where it is a module. */
+#endif
 static pid_t stall_server_start(int *ready, int *release)
 {
+#ifndef NOSEC_KSELFTEST
 	int fd = open("/nosec/kmod/fuse.ko", O_RDONLY | O_CLOEXEC);
 
 	if (fd >= 0) {
 		syscall(SYS_finit_module, fd, "", 0);	/* EEXIST is fine */
 		close(fd);
 	}
+#endif
 	if ((mkdir(STALL_DIR, 0755) && errno != EEXIST) ||
 	    (mkdir(STALL_DIR "/mnt", 0755) && errno != EEXIST))
 		return -2;
@@ -755,7 +763,7 @@ struct inflight {
 
 static void *exec_held_by_fuse(void *arg)
 {
-	char *argv[] = { "interp", NULL };
+	char *const argv[] = { "interp", NULL };
 
 	(void)arg;
 	execve(STALL_DIR "/mnt/interp", argv, environ);
@@ -766,7 +774,7 @@ static int exec_report;
 
 static void *exec_setuid_probe(void *arg)
 {
-	char *argv[] = { "probe-suid", "--euid", "0", NULL };
+	char *const argv[] = { "probe-suid", "--euid", "0", NULL };
 	char msg[16];
 
 	(void)arg;
@@ -895,7 +903,9 @@ static int inflight_round(struct inflight *f, int release, char *log, size_t siz
 TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
 {
 	long rounds = env_long("NOSEC_INFLIGHT_ROUNDS", 200), refused = 0, ran = 0;
+#ifndef NOSEC_KSELFTEST
 	long killed_before = stat_value("killed_execs");
+#endif
 	struct inflight f;
 	int release;
 	pid_t server = stall_server_start(&f.ready, &release);
@@ -903,7 +913,7 @@ TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
 	if (server == -2)
 		ASSERT_TRUE(0) TH_LOG("mkdir %s: %d", STALL_DIR "/mnt", errno);
 	if (server < 0)
-		SKIP(return, "%s", "no FUSE (/dev/fuse or fuse.ko)");
+		SKIP(return, "%s", NO_FUSE);
 	for (long i = 0; i < rounds; i++) {
 		char log[256];
 		int status = inflight_round(&f, release, log, sizeof(log));
@@ -933,8 +943,10 @@ TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
 	umount2(STALL_DIR "/mnt", MNT_DETACH);
 	TH_LOG("%ld rounds: %ld exec refused after the prctl, %ld ran before it returned",
 	       rounds, refused, ran);
+#ifndef NOSEC_KSELFTEST
 	ASSERT_TRUE(nosec_native || stat_value("killed_execs") == killed_before)
 		TH_LOG("killed_execs %ld, was %ld", stat_value("killed_execs"), killed_before);
+#endif
 }
 
 /*
@@ -945,8 +957,8 @@ TEST_F_TIMEOUT(escape, tsync_refuses_exec_waiting_for_cred_guard_mutex, 600)
  */
 static void *exec_probe_env_held_by_fuse(void *page)
 {
-	char *argv[] = { "probe-suid", "--euid", "0", NULL };
-	char *envp[] = { page, NULL };
+	char *const argv[] = { "probe-suid", "--euid", "0", NULL };
+	char *const envp[] = { page, NULL };
 	char msg[16];
 
 	execve(FIX_PROBE_SUID, argv, envp);
@@ -1014,7 +1026,7 @@ TEST_F(escape, tsync_refuses_exec_still_copying_its_environment)
 	if (server == -2)
 		ASSERT_TRUE(0) TH_LOG("mkdir %s: %d", STALL_DIR "/mnt", errno);
 	if (server < 0)
-		SKIP(return, "%s", "no FUSE (/dev/fuse or fuse.ko)");
+		SKIP(return, "%s", NO_FUSE);
 	/* Unrestricted, the exec runs the set-UID probe, which sees euid 0. */
 	status = exec_before_mutex_round(0, ready, release, log, sizeof(log));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -1092,9 +1104,9 @@ static int inflight_key_reaches_parent(int restricted, int ready, int release)
 
 /*
  * The key must not land in the keyring the tree shared with its parent:
- * the add_key() fails (the module and the series refuse keys to a thread
- * whose new session keyring is not installed yet), or would reach the
- * new one.  Unrestricted, the same race puts it in the parent's.
+ * the add_key() fails (the kernel refuses keys to a thread whose new
+ * session keyring is not installed yet), or would reach the new one.
+ * Unrestricted, the same race puts it in the parent's.
  */
 TEST_F(escape, tsync_add_key_in_flight_stays_out_of_parent_keyring)
 {
@@ -1104,7 +1116,7 @@ TEST_F(escape, tsync_add_key_in_flight_stays_out_of_parent_keyring)
 	if (server == -2)
 		ASSERT_TRUE(0) TH_LOG("mkdir %s: %d", STALL_DIR "/mnt", errno);
 	if (server < 0)
-		SKIP(return, "%s", "no FUSE (/dev/fuse or fuse.ko)");
+		SKIP(return, "%s", NO_FUSE);
 	r = inflight_key_reaches_parent(0, ready, release);
 	EXPECT_EQ(1, r) TH_LOG("unrestricted, the key added in flight: %d", r);
 	/* A new mapping of the file reads it again: hold reads again. */

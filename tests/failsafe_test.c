@@ -94,7 +94,7 @@ static int restricted_execveat_denied(void)
 static int nosec_exec_refused_einval(void)
 {
 	struct run r;
-	int e = run_prog(NOSEC_IOCTL, FIX_PROBE_SUID, setup_user, &r);
+	int e = run_prog(NOSEC_RAW, FIX_PROBE_SUID, setup_user, &r);
 	int l = run_prog(NOSEC, FIX_PROBE_SUID, setup_user, &r);
 
 	if (e != EINVAL || l != ENOSYS)
@@ -357,7 +357,7 @@ static void arm_and_exit(void *arg)
 	if (deny_execveat(EHOSTDOWN))
 		_exit(97);
 	/* The ioctl arms; the filter keeps its execveat from consuming it. */
-	printf("exec_errno=%d\n", do_exec(NOSEC_IOCTL, FIX_PROBE, no_argv));
+	printf("exec_errno=%d\n", do_exec(NOSEC_RAW, FIX_PROBE, no_argv));
 }
 
 static int free_missed_no_stale_state(void)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fixtures the cases need, made as root inside the guest before the cases
- * drop to the unprivileged test uid.
+ * Fixtures the cases need, made as root before the cases drop to the
+ * unprivileged test uid.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,17 +15,10 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/elf.h>
 
 #include "fixtures.h"
 
-/* The ELF interpreter of dynprobe: the C library's dynamic loader. */
-#if defined(__x86_64__)
-#define LD_SO	"/lib64/ld-linux-x86-64.so.2"
-#elif defined(__aarch64__)
-#define LD_SO	"/lib/ld-linux-aarch64.so.1"
-#else
-#error "the tests know x86-64 and arm64"
-#endif
 
 /**
  * copy_file() - copy @from to @to, owned by root, with @mode
@@ -107,6 +100,7 @@ static int set_file_caps(const char *path)
 	return setxattr(path, "security.capability", &cap, XATTR_CAPS_SZ_2, 0);
 }
 
+#ifndef NOSEC_KSELFTEST
 /**
  * load_apparmor_profile() - load (or replace) the test profiles
  *
@@ -176,6 +170,51 @@ static int link_file(const char *from, const char *to)
 	unlink(to);
 	return link(from, to);
 }
+#endif
+
+/**
+ * elf_interp() - the ELF interpreter (PT_INTERP) of the program @path
+ * @path: a dynamically linked program of this architecture
+ * @buf: where the interpreter's path goes
+ * @size: its size
+ *
+ * dynprobe's is the C library's dynamic loader, whatever the architecture.
+ *
+ * Return: 0, or -1 (errno set; ENOEXEC when @path names none).
+ */
+static int elf_interp(const char *path, char *buf, size_t size)
+{
+#if __SIZEOF_POINTER__ == 8
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
+#else
+	struct elf32_hdr eh;
+	struct elf32_phdr ph;
+#endif
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_phentsize != sizeof(ph))
+		goto out;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) != (ssize_t)sizeof(ph))
+			break;
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz > 1 && ph.p_filesz <= size &&
+		    pread(fd, buf, ph.p_filesz, ph.p_offset) == (ssize_t)ph.p_filesz &&
+		    !buf[ph.p_filesz - 1])
+			ret = 0;
+		break;
+	}
+out:
+	close(fd);
+	if (ret)
+		errno = ENOEXEC;
+	return ret;
+}
 
 #define TRY(expr)							\
 	do {								\
@@ -197,7 +236,10 @@ static int link_file(const char *from, const char *to)
  */
 int make_fixture_files(const char *tests_dir)
 {
-	char probe[256], dyn[256], dynx[256];
+	char probe[256], dyn[256], dynx[256], ld_so[256];
+#ifdef NOSEC_KSELFTEST
+	char prog32[256];
+#endif
 
 	snprintf(probe, sizeof(probe), "%s/probe", tests_dir);
 	snprintf(dyn, sizeof(dyn), "%s/dynprobe", tests_dir);
@@ -212,6 +254,7 @@ int make_fixture_files(const char *tests_dir)
 	TRY(set_file_caps(FIX_PROBE_CAPS));
 	TRY(copy_file(probe, FIX_PROBE_XONLY, 0711));
 	TRY(copy_file(probe, FIX_INTERP_XONLY, 0711));
+#ifndef NOSEC_KSELFTEST
 	/*
 	 * The probes that only a path-based LSM (AppArmor, TOMOYO) tells
 	 * apart: links to FIX_PROBE, one copy for them all.  A copy of the
@@ -229,6 +272,7 @@ int make_fixture_files(const char *tests_dir)
 	TRY(link_file(FIX_PROBE, FIX_PROBE_AA_CX));
 	TRY(link_file(FIX_PROBE, FIX_PROBE_AA_IXNOM));
 	TRY(link_file(FIX_PROBE, FIX_PROBE_AA_PXSELF));
+#endif
 	TRY(copy_file(probe, FIX_PROBE_NOEXEC_BIT, 0644));
 	TRY(write_file(FIX_SCRIPT, "#!" FIX_PROBE "\n", 0755));
 	TRY(write_file(FIX_SCRIPT_XINTERP, "#!" FIX_INTERP_XONLY "\n", 0755));
@@ -236,7 +280,8 @@ int make_fixture_files(const char *tests_dir)
 	TRY(write_file(FIX_GARBAGE, "this is not a program\n", 0755));
 	TRY(copy_file(dyn, FIX_DYNPROBE, 0755));
 	TRY(copy_file(dynx, FIX_DYNPROBE_XINTERP, 0755));
-	TRY(copy_file(LD_SO, FIX_LD_XONLY, 0711));
+	TRY(elf_interp(dyn, ld_so, sizeof(ld_so)));
+	TRY(copy_file(ld_so, FIX_LD_XONLY, 0711));
 	TRY(make_chain("chain5", 5, 0));
 	TRY(make_chain("chain6", 6, 0));
 	TRY(make_chain("chainx3", 3, 2));
@@ -248,5 +293,11 @@ int make_fixture_files(const char *tests_dir)
 	mkdir(FIX_NOEXEC_DIR, 0755);
 	TRY(mount("tmpfs", FIX_NOEXEC_DIR, "tmpfs", MS_NOEXEC, "mode=0755"));
 	TRY(copy_file(probe, FIX_NOEXEC_DIR "/probe", 0755));
+#ifdef NOSEC_KSELFTEST
+	/* TEST_UID runs it: from here, whoever may reach the tests' directory. */
+	snprintf(prog32, sizeof(prog32), "%s/prog32", tests_dir);
+	if (access(prog32, F_OK) == 0)
+		TRY(copy_file(prog32, FIX_PROG32, 0755));
+#endif
 	return 0;
 }

@@ -10,6 +10,7 @@
 #define FIX_PROBE_SGID		FIX "/probe-sgid"	/* setgid root */
 #define FIX_PROBE_CAPS		FIX "/probe-caps"	/* cap_net_raw+ep */
 #define FIX_PROBE_XONLY		FIX "/probe-xonly"	/* mode 0711 */
+#ifndef NOSEC_KSELFTEST	/* the LSM cases (lsm_*_test.c, tomoyo_test.c) */
 #define FIX_PROBE_AA		FIX "/probe-aa"		/* AppArmor profile */
 #define FIX_PROBE_AA_DENIED	FIX "/probe-aa-denied"	/* nosecdeny: deny x */
 #define FIX_PROBE_AA_XONLY	FIX "/probe-aa-xonly"	/* nosecxonly: ix, no r */
@@ -23,6 +24,7 @@
 /* TOMOYO's activation: qemu/run boots with TOMOYO_trigger= and _loader=. */
 #define FIX_TOMOYO_TRIGGER	FIX "/tomoyo-trigger"
 #define FIX_TOMOYO_LOADER	FIX "/tomoyo-loader"
+#endif
 #define FIX_PROBE_NOEXEC_BIT	FIX "/probe-noexec-bit"	/* mode 0644 */
 #define FIX_INTERP_XONLY	FIX "/interp-xonly"	/* mode 0711 */
 #define FIX_SCRIPT		FIX "/script"		/* #!probe */
@@ -46,9 +48,15 @@
 #define FIX_MISC_PLAIN		FIX "/prog.nosecx"	/* interp probe-suid */
 #define FIX_MISC_CREDS		FIX "/prog.nosecc"	/* C flag, setuid root */
 #define FIX_MISC_XINTERP	FIX "/prog.nosecxi"	/* interp exec-only */
+#ifdef NOSEC_KSELFTEST
+/* The 32-bit program, where one was built beside the tests. */
+#define FIX_PROG32		FIX "/prog32"
+#endif
 
 int make_fixture_files(const char *tests_dir);
+#ifndef NOSEC_KSELFTEST
 int load_apparmor_profile(void);
+#endif
 int copy_file(const char *from, const char *to, mode_t mode);
 int write_file(const char *path, const char *text, mode_t mode);
 

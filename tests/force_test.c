@@ -4,10 +4,12 @@
  * toggle, and a forced tree's execve() as a nosecurity exec: no set-ID
  * or file capability privilege, the credentials of a plain exec under
  * no_new_privs (side by side with one, from many callers' credentials),
- * the explicit call's own rule inside a forced tree, scripts run, read
- * access required, and subprocesses of a shell started by nosec-run
- * --restrict --force.
+ * the explicit call's own rule inside a forced tree, scripts run, and
+ * read access required.
  */
+#ifndef NOSEC_KSELFTEST
+/* And subprocesses of a shell started by nosec-run --restrict --force. */
+#endif
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -141,9 +143,7 @@ TEST_F(force, forced_like_nnp)
 	struct run f, p;
 	int bad = 0;
 
-	if (nosec_native)
-		SKIP(return, "%s", "the series v2 keeps the caller's creds in force mode");
-	for (size_t i = 0; i < sizeof(like_nnp) / sizeof(like_nnp[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(like_nnp); i++) {
 		const char *name = like_nnp[i].name, *key = like_nnp[i].key;
 		bool same = true;
 
@@ -151,7 +151,7 @@ TEST_F(force, forced_like_nnp)
 			TH_LOG("%s: plain under no_new_privs: %d", name, p.exec_errno);
 		ASSERT_EQ(0, run_prog(FORCED, like_nnp[i].forced, like_nnp[i].setup, &f))
 			TH_LOG("%s: forced: %d", name, f.exec_errno);
-		for (size_t k = 0; k < sizeof(like_nnp_keys) / sizeof(like_nnp_keys[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(like_nnp_keys); k++) {
 			const char *kk = like_nnp_keys[k];
 			char pv[256], fv[256];	/* get() returns one static buffer */
 
@@ -184,8 +184,6 @@ TEST_F(force, explicit_call_in_forced_tree_keeps_caller_creds)
 {
 	struct run f, n;
 
-	if (nosec_native)
-		SKIP(return, "%s", "the series v2 keeps the caller's creds in force mode");
 	ASSERT_EQ(0, run_prog(PLAIN, FIX_PROBE, setup_caps_forced_tree, &f))
 		TH_LOG("forced: %d", f.exec_errno);
 	ASSERT_TRUE(getx(&f, "capprm") == 1ULL << CAP_NET_RAW)
@@ -199,8 +197,8 @@ TEST_F(force, explicit_call_in_forced_tree_keeps_caller_creds)
 #ifndef NOSEC_KSELFTEST	/* nosec-run */
 static void nosec_run_forced_shell(void *arg)
 {
-	char *argv[] = { "nosec-run", "--restrict", "--force", "/bin/sh", "-c",
-			 "exec " FIX_PROBE_SUID, NULL };
+	char *const argv[] = { "nosec-run", "--restrict", "--force", "/bin/sh", "-c",
+			       "exec " FIX_PROBE_SUID, NULL };
 
 	(void)arg;
 	execve("/nosec/bin/nosec-run", argv, environ);

@@ -10,9 +10,8 @@
  * a plain open(), gets no reply.  The server says on a pipe when such an
  * open has arrived, and answers everything else (releases, getxattr with
  * ENOSYS) until it is killed, which aborts the connection and ends the
- * open that is still waiting.  The file reads as 256 zero bytes: the
- * series reads the start of a file before its read check, the module
- * after.
+ * open that is still waiting.  The file reads as 256 zero bytes, which
+ * an exec reads the start of, before or after its read check.
  *
  * FUSE_STALL_READ: every open is answered, every read waits: the server
  * says so on the pipe.  An 'x' on its release pipe answers the reads
@@ -35,13 +34,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "fuse_server.h"
 
 #define INTERP_INO	2
 /* __FMODE_EXEC, in the flags of an exec's own open. */
 #define OPEN_FOR_EXEC	0x20
 
-static void fill_attr(struct fuse_attr *a, uint64_t ino)
+static void fill_attr(struct fuse_attr *a, __u64 ino)
 {
 	memset(a, 0, sizeof(*a));
 	a->ino = ino;
@@ -51,7 +51,7 @@ static void fill_attr(struct fuse_attr *a, uint64_t ino)
 	a->blksize = 4096;
 }
 
-static void reply(int dev, uint64_t unique, int error, const void *arg,
+static void reply(int dev, __u64 unique, int error, const void *arg,
 		  size_t size)
 {
 	char buf[sizeof(struct fuse_out_header) + 256];
@@ -66,12 +66,12 @@ static void reply(int dev, uint64_t unique, int error, const void *arg,
 		perror("# fuse: answering");
 }
 
-/* The file's contents: what is read before the read check (series). */
+/* The file's contents: what an exec reads of it. */
 static const char zeros[256];
 
 /* The reads FUSE_STALL_READ holds: their request's unique id, the bytes. */
 static struct held_read {
-	uint64_t unique;
+	__u64 unique;
 	size_t size;
 } held_reads[64];
 static unsigned int held_nr;
@@ -79,7 +79,7 @@ static unsigned int held_nr;
 static char reads_released;
 
 /* The bytes a read of @size at @offset gets. */
-static size_t read_size(uint64_t offset, size_t size)
+static size_t read_size(__u64 offset, size_t size)
 {
 	size_t left = offset < sizeof(zeros) ? sizeof(zeros) - offset : 0;
 
@@ -203,7 +203,7 @@ static void serve(int dev, enum fuse_stall stall, int ready, int release)
 				break;
 			}
 			if (stall == FUSE_STALL_READ && !reads_released &&
-			    held_nr < sizeof(held_reads) / sizeof(held_reads[0])) {
+			    held_nr < ARRAY_SIZE(held_reads)) {
 				held_reads[held_nr++] = (struct held_read){
 					.unique = ih->unique, .size = size,
 				};

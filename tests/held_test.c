@@ -294,7 +294,7 @@ TEST_F(ring, restricted_like_its_owner)
 
 /* ---- a process sharing the memory ---- */
 
-static char clone_stack[64 * 1024] __attribute__((aligned(16)));
+static _Alignas(16) char clone_stack[64 * 1024];
 static int clone_pipe[2];
 
 static int clone_vm_child(void *arg)
@@ -343,13 +343,13 @@ TEST_F(held, held_clone_vm_child)
 /*
  * The same sibling, while a thousand threads of the caller exit at once:
  * each exit drops a reference on the memory, and none may make the
- * sibling's look like a thread's (the attacker's review of issue 27 won
- * a PR_RESTRICT_TSYNC this way when the threads were counted first).
+ * sibling's look like a thread's (a PR_RESTRICT_TSYNC was won this way
+ * when the threads were counted first).
  */
 #define EXITERS	1500
 
 static atomic_int exiter_go[EXITERS];
-static volatile long exiter_spin[EXITERS];
+static long exiter_spin[EXITERS];	/* written before exiter_go, read after */
 static atomic_int exiters_released;
 static long prctl_us;
 
@@ -386,8 +386,11 @@ static void *exiter(void *arg)
 
 /*
  * The releases take at most this long, however slow the kernel: 100 s,
- * or NOSEC_RELEASE_SECONDS (make check-debug-quick's are fewer).
+ * or NOSEC_RELEASE_SECONDS.
  */
+#ifndef NOSEC_KSELFTEST
+/* (make check-debug-quick's are fewer.) */
+#endif
 #define RELEASE_BUDGET_S	100
 
 /*
@@ -526,16 +529,16 @@ TEST_F(held, held_tracee_refused)
 	ASSERT_EQ(0, st) TH_LOG("tracer case: %d", st);
 }
 
+#ifndef NOSEC_KSELFTEST	/* the module: its ioctl flag */
 /* Read and written by the tracer through ptrace. */
 static volatile long tracee_word = 42;
 
-#ifndef NOSEC_KSELFTEST	/* the module: its ioctl flag */
 /* As TEST_UID: stop *@arg as its tracer, then run probe --tracee restricted. */
 static void trace_then_restrict_all(void *arg)
 {
 	pid_t outside = *(pid_t *)arg;
 	char sp[16], sa[32];
-	char *argv[] = { "probe", "--tracee", sp, sa, NULL };
+	char *const argv[] = { "probe", "--tracee", sp, sa, NULL };
 	long word;
 
 	setup_user();

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the suite's kselftests (tests/NAME_test.c) share on top of the
- * kernel's kselftest_harness.h, which each of them includes first, as the
- * kernel's own selftests do: #include "../kselftest_harness.h".  The
- * header is never in the repository: tests/Makefile extracts it, with
- * kselftest.h, from Debian's linux-source-6.12 into its build directory
- * (KSFT_DIR) and points -iquote at KSFT_DIR/exec_nosecurity.
+ * What the tests (NAME_test.c) share on top of kselftest_harness.h,
+ * which each of them includes first.
  *
  * Every test makes its own fixtures: a mount namespace of its own with a
  * fresh tmpfs on FIX, so that no test depends on another having run, or
  * on the order they run in.
  */
+#ifndef NOSEC_KSELFTEST
+/*
+ * The suite's kselftests include the kernel's header as its own
+ * selftests do: #include "../kselftest_harness.h".  The header is never
+ * in the repository: tests/Makefile extracts it, with kselftest.h, from
+ * Debian's linux-source-6.12 into its build directory (KSFT_DIR) and
+ * points -iquote at KSFT_DIR/exec_nosecurity.
+ */
+#endif
 #ifndef NOSEC_KSFT_H
 #define NOSEC_KSFT_H
 
@@ -32,13 +37,15 @@
 #include "fixtures.h"
 
 /*
- * 120 s a test, as the old runner gave a case (the harness's default is
- * 30 s).  TEST_F() expands TEST_TIMEOUT_DEFAULT where it is used, so this
- * holds for every TEST_F() after this header; TEST_F_TIMEOUT() for more.
+ * 120 s a test (the harness's default is 30 s), for the slower ones on an
+ * emulated machine or a debug kernel.  TEST_F() expands
+ * TEST_TIMEOUT_DEFAULT where it is used, so this holds for every TEST_F()
+ * after this header; TEST_F_TIMEOUT() for more.
  */
 #undef TEST_TIMEOUT_DEFAULT
 #define TEST_TIMEOUT_DEFAULT 120
 
+#ifndef NOSEC_KSELFTEST
 /*
  * Which kernel: the module, or the native series.  Decided once a binary,
  * before any test runs; NOSEC_NATIVE ("1" native, "0" module), when the
@@ -68,15 +75,33 @@ static void __attribute__((constructor)) nosec_ksft_decide_native(void)
 		if (nosec_native)					\
 			SKIP(return, "module only: %s", why);		\
 	} while (0)
+#endif
 
-/* @call fails with @err (errno), else the test fails saying @fmt. */
+/*
+ * A case whose code is written for x86-64 and arm64 (its own system
+ * calls or registers, the seccomp and audit architecture): elsewhere it
+ * skips, saying so.
+ */
+#ifdef NOSEC_ARCH_KNOWN
+#define ARCH_TEST_START(what)	((void)(what))
+#else
+#define ARCH_TEST_START(what)						\
+	SKIP(return, "%s: written for x86-64 and arm64 only", what)
+#endif
+
+/*
+ * @call fails with @err (errno), else the test fails saying @fmt, its
+ * arguments taken right after the call.
+ */
 #define ASSERT_ERRNO(err, call, fmt, ...)				\
 	do {								\
 		long ret_ = (call);					\
 		int errno_ = errno;					\
+		char why_[256];						\
 									\
-		ASSERT_EQ(-1, ret_) TH_LOG(fmt, ##__VA_ARGS__);		\
-		ASSERT_EQ(err, errno_) TH_LOG(fmt, ##__VA_ARGS__);	\
+		snprintf(why_, sizeof(why_), fmt, ##__VA_ARGS__);	\
+		ASSERT_EQ(-1, ret_) TH_LOG("%s", why_);			\
+		ASSERT_EQ(err, errno_) TH_LOG("%s", why_);		\
 	} while (0)
 
 /* A helper of check.h's kind passed; or the test skips, or fails. */
@@ -91,8 +116,12 @@ static void __attribute__((constructor)) nosec_ksft_decide_native(void)
 
 /* The rest of the test runs as the unprivileged TEST_UID. */
 #define AS_TEST_USER()							\
-	ASSERT_EQ(0, drop_to_user()) TH_LOG("cannot drop to uid %d", TEST_UID)
+	do {								\
+		ASSERT_EQ(0, drop_to_user())				\
+			TH_LOG("cannot drop to uid %d", TEST_UID);	\
+	} while (0)
 
+#ifndef NOSEC_KSELFTEST
 /*
  * A test about LSM @name (a string literal) runs where @name is active;
  * elsewhere it skips, saying so, unless the boot was made for @name
@@ -107,6 +136,7 @@ static void __attribute__((constructor)) nosec_ksft_decide_native(void)
 			     " (make check-lsm boots every LSM the kernel builds)"); \
 		}							\
 	} while (0)
+#endif
 
 /*
  * In FIXTURE_SETUP(), as root: a subreaper (nosec_reap_descendants()),
@@ -119,16 +149,16 @@ static inline void nosec_fixture_setup(struct __test_metadata *_metadata)
 	char dir[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
 
-#ifdef NOSEC_KSELFTEST	/* the series' selftests: skip where they cannot run */
+#ifdef NOSEC_KSELFTEST	/* skip where they cannot run */
 	if (geteuid() != 0)
 		SKIP(return, "run as root: each test mounts its own fixtures");
-	if (!nosec_native)
+	if (prctl(PR_GET_RESTRICT, 0, 0, 0, 0) < 0)
 		SKIP(return, "no AT_EXECVE_NO_TRANSITION and PR_RESTRICT_ME here");
 #endif
 	ASSERT_LT(0, n);
 	dir[n] = '\0';
 	slash = strrchr(dir, '/');
-	ASSERT_NE(NULL, slash);
+	ASSERT_TRUE(slash != NULL);
 	*slash = '\0';
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0));
 	ASSERT_EQ(0, unshare(CLONE_NEWNS));
@@ -160,12 +190,14 @@ static inline pid_t nosec_ppid(pid_t pid)
 }
 
 /*
- * In FIXTURE_TEARDOWN(): nothing a test started outlives it (the old
- * runner's kill and reap), so that no stray restricted task pins the
- * module, or counts in its stats, for the next test.  The test is a
+ * In FIXTURE_TEARDOWN(): nothing a test started outlives it, so that no
+ * stray restricted task is left for the next test.  The test is a
  * subreaper: its orphans come back to it, are killed and reaped, until
  * it has no child left.
  */
+#ifndef NOSEC_KSELFTEST
+/* On the module, a stray task would also pin it, or count in its stats. */
+#endif
 static inline void nosec_reap_descendants(void)
 {
 	for (;;) {
@@ -201,6 +233,7 @@ static inline void nosec_reap_descendants(void)
 		nosec_reap_descendants();				\
 	}
 
+#ifndef NOSEC_KSELFTEST
 /*
  * NOSEC_RELOAD_FIXTURE(name): for the tests that unload, reload or
  * reconfigure the module (a program of their own, as root).  Each starts
@@ -226,5 +259,6 @@ static inline void nosec_reap_descendants(void)
 			ASSERT_EQ(0, module_as_shipped())		\
 				TH_LOG("reload " MODULE_PATH ": %s", strerror(errno)); \
 	}
+#endif
 
 #endif

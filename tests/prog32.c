@@ -10,11 +10,15 @@
  *			AT_EXECVE_NO_TRANSITION)
  *        prog32 MASK PATH CALL[,CALL...]
  *			restricts itself with MASK (0: not), then makes each
- *			CALL on PATH in turn: execve, execveat[:FLAGS],
- *			ioctl[:FLAGS] (NOSEC_IOC_EXECVEAT); "errnoN=E" when
- *			call N fails (common.h's prog32_calls(): the 32-bit
- *			calls an arm64 test cannot make from its own task)
+ *			CALL on PATH in turn; "errnoN=E" when call N fails
+ *			(common.h's prog32_calls(): the 32-bit calls an arm64
+ *			test cannot make from its own task)
+ *
+ * The calls: execve, execveat[:FLAGS]
  */
+#ifndef NOSEC_KSELFTEST
+/* and the module's ioctl[:FLAGS] (NOSEC_IOC_EXECVEAT). */
+#endif
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef NOSEC_KSELFTEST
 #include <sys/ioctl.h>
+#endif
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -32,13 +38,10 @@
 
 extern char **environ;
 
-/* One call, "NAME[:FLAGS]", on @path: returns only when it fails. */
-static int call32(const char *call, const char *path)
+#ifndef NOSEC_KSELFTEST
+/* NOSEC_IOC_EXECVEAT of @path with @argv and @flags: returns only when it fails. */
+static int ioctl32(const char *path, char *const argv[], unsigned int flags)
 {
-	char *argv[] = { (char *)path, NULL };
-	const char *colon = strchr(call, ':');
-	size_t len = colon ? (size_t)(colon - call) : strlen(call);
-	unsigned int flags = colon ? strtoul(colon + 1, NULL, 0) : 0;
 	struct nosec_execveat_args args = {
 		.pathname = (uintptr_t)path,
 		.argv = (uintptr_t)argv,
@@ -46,20 +49,33 @@ static int call32(const char *call, const char *path)
 		.dirfd = AT_FDCWD,
 		.flags = flags,
 	};
-	int fd;
+	int fd = open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC);
 
-	if (len == 6 && !strncmp(call, "execve", len)) {
+	if (fd < 0)
+		return errno;
+	syscall(SYS_ioctl, fd, NOSEC_IOC_EXECVEAT, &args);
+	return errno;
+}
+#endif
+
+/* One call, "NAME[:FLAGS]", on @path: returns only when it fails. */
+static int call32(const char *call, const char *path)
+{
+	char *const argv[] = { (char *)path, NULL };
+	const char *colon = strchr(call, ':');
+	size_t len = colon ? (size_t)(colon - call) : strlen(call);
+	unsigned int flags = colon ? strtoul(colon + 1, NULL, 0) : 0;
+
+	if (len == 6 && !strncmp(call, "execve", len))
 		syscall(SYS_execve, path, argv, environ);
-	} else if (len == 8 && !strncmp(call, "execveat", len)) {
+	else if (len == 8 && !strncmp(call, "execveat", len))
 		syscall(SYS_execveat, AT_FDCWD, path, argv, environ, flags);
-	} else if (len == 5 && !strncmp(call, "ioctl", len)) {
-		fd = open("/dev/" NOSEC_EXEC_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			return errno;
-		syscall(SYS_ioctl, fd, NOSEC_IOC_EXECVEAT, &args);
-	} else {
+#ifndef NOSEC_KSELFTEST
+	else if (len == 5 && !strncmp(call, "ioctl", len))
+		return ioctl32(path, argv, flags);
+#endif
+	else
 		return -1;
-	}
 	return errno;
 }
 
@@ -89,7 +105,7 @@ static int calls32(char *argv[])
 int main(int argc, char *argv[])
 {
 	int mask;
-	char *probe_argv[] = { FIX_PROBE_SUID, NULL };
+	char *const probe_argv[] = { FIX_PROBE_SUID, NULL };
 	int e1, e2;
 
 	if (argc == 4)

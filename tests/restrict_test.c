@@ -4,8 +4,8 @@
  * exec ban that is irrevocable and holds for every route (execveat, a
  * memfd, the 32-bit entry, vfork, posix_spawn), its inheritance over
  * fork, clone3 and threads, and the flags a nosecurity exec keeps.  Two
- * nosecurity exec cases sit among them to keep the TAP numbering: the
- * ioctl through the 32-bit entry and the exec from a non-leader thread.
+ * nosecurity exec cases sit among them: through the 32-bit entry, and
+ * from a non-leader thread.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/types.h>
 
 #include "nosec.h"
 #include "fixtures.h"
@@ -183,8 +184,8 @@ TEST_F(restrict, restrict_denies_int80_execve_execveat)
 
 static char i32_suid_path[] = FIX_PROBE_SUID;
 static unsigned int i32_suid_argv[2];
+#ifndef NOSEC_KSELFTEST
 static struct nosec_execveat_args i32_args;
-
 
 /*
  * The ioctl through the 32-bit entry: compat_ioctl, 32-bit argv.
@@ -203,14 +204,32 @@ static long compat_nosec_exec(void)
 	fd = open("/dev/nosec_exec", O_RDWR | O_CLOEXEC);
 	return int80(NR32_IOCTL, fd, NOSEC_IOC_EXECVEAT, (long)&i32_args, 0, 0);
 }
+#else
+/* The arguments of the i386 execveat, as 32-bit values. */
+static struct {
+	unsigned int pathname, argv, envp, flags;
+	int dirfd;
+} i32_args;
 
-static void compat_ioctl_exec(void *arg)
+/* The i386 execveat with AT_EXECVE_NO_TRANSITION: 32-bit argv. */
+static long compat_nosec_exec(void)
+{
+	return int80(NR32_EXECVEAT, i32_args.dirfd, i32_args.pathname, i32_args.argv,
+		     i32_args.envp, i32_args.flags | AT_EXECVE_NO_TRANSITION);
+}
+#endif
+
+static void compat_exec_child(void *arg)
 {
 	(void)arg;
 	printf("exec_errno=%ld\n", -compat_nosec_exec());
 }
 
+#ifndef NOSEC_KSELFTEST
 TEST_F(restrict, nosec_compat_ioctl_int80)
+#else
+TEST_F(restrict, nosec_compat_execveat_int80)
+#endif
 {
 	struct run r;
 
@@ -220,7 +239,8 @@ TEST_F(restrict, nosec_compat_ioctl_int80)
 	i32_args.pathname = (uintptr_t)i32_suid_path;
 	i32_args.argv = (uintptr_t)i32_suid_argv;
 	i32_args.dirfd = AT_FDCWD;
-	ASSERT_EQ(0, capture(compat_ioctl_exec, NULL, &r)) TH_LOG("32-bit ioctl exec: %s", r.out);
+	ASSERT_EQ(0, capture(compat_exec_child, NULL, &r))
+		TH_LOG("32-bit nosecurity exec: %s", r.out);
 	ASSERT_TRUE(!strcmp(get(&r, "uids"), "1000,1000,1000,1000"))
 		TH_LOG("uids %s", get(&r, "uids"));
 	i32_args.flags = 0x4;
@@ -245,23 +265,41 @@ TEST_F(restrict, restrict_denies_aarch32_execve_execveat)
 	ASSERT_EQ(EPERM, getl(&r, "errno2")) TH_LOG("AArch32 execveat: %s", r.out);
 }
 
+#ifndef NOSEC_KSELFTEST
 /*
  * The ioctl through the AArch32 entry: compat_ioctl, 32-bit argv; first
  * with an unknown flag.  Natively: the AArch32 execveat with
  * AT_EXECVE_NO_TRANSITION, with the same arguments.
  */
 TEST_F(restrict, nosec_compat_ioctl_aarch32)
+#else
+/*
+ * The AArch32 execveat with AT_EXECVE_NO_TRANSITION, 32-bit argv; first
+ * with an unknown flag.
+ */
+TEST_F(restrict, nosec_compat_execveat_aarch32)
+#endif
 {
 	struct run r;
 
 	AS_TEST_USER();
 
+#ifndef NOSEC_KSELFTEST
 	ASSERT_PASS(prog32_calls(NULL, 0, FIX_PROBE_SUID,
 				 nosec_native ? "execveat:0x204,execveat:0x200" : "ioctl:4,ioctl",
 				 &r));
+#else
+	ASSERT_PASS(prog32_calls(NULL, 0, FIX_PROBE_SUID, "execveat:0x204,execveat:0x200", &r));
+#endif
 	ASSERT_EQ(EINVAL, getl(&r, "errno1")) TH_LOG("unknown flag through compat: %s", r.out);
 	ASSERT_TRUE(!strcmp(get(&r, "uids"), "1000,1000,1000,1000"))
-		TH_LOG("32-bit ioctl exec: %s", r.out);
+		TH_LOG("32-bit nosecurity exec: %s", r.out);
+}
+#else
+/* The 32-bit entry, as the cases above reach it on x86-64 and arm64. */
+TEST_F(restrict, restrict_denies_compat_execve_execveat)
+{
+	ARCH_TEST_START("the 32-bit entry (int $0x80, or an AArch32 program)");
 }
 #endif
 
@@ -282,7 +320,7 @@ TEST_F(restrict, restrict_denies_vfork_exec)
 
 TEST_F(restrict, restrict_denies_posix_spawn)
 {
-	char *argv[] = { FIX_PROBE, NULL };
+	char *const argv[] = { FIX_PROBE, NULL };
 	pid_t pid;
 	int ret;
 
@@ -354,7 +392,7 @@ TEST_F(restrict, restrict_not_per_thread_and_inherited_by_threads)
 
 static void *thread_nosec_exec(void *arg)
 {
-	char *argv[] = { FIX_PROBE_SUID, NULL };
+	char *const argv[] = { FIX_PROBE_SUID, NULL };
 
 	(void)arg;
 	execve_nosecurity(FIX_PROBE_SUID, argv, environ);
@@ -390,8 +428,8 @@ TEST_F(restrict, nosec_exec_from_non_leader_thread)
 }
 
 struct clone3_args {
-	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
-	uint64_t stack, stack_size, tls, set_tid, set_tid_size, cgroup;
+	__u64 flags, pidfd, child_tid, parent_tid, exit_signal;
+	__u64 stack, stack_size, tls, set_tid, set_tid_size, cgroup;
 };
 
 TEST_F(restrict, restrict_inherited_clone3)

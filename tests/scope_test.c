@@ -7,7 +7,7 @@
  * run, all as TEST_UID: from inside a restricted tree to an unrestricted
  * task (denied), from inside to the tree's own child (allowed, which also
  * shows the route works here), and from outside into a restricted task
- * (allowed, as without the module).  Yama's ptrace_scope is 0 for these
+ * (allowed, as without a restriction).  Yama's ptrace_scope is 0 for these
  * cases, as Debian ships it.
  */
 #define _GNU_SOURCE
@@ -184,7 +184,9 @@ static int reach_from(unsigned long mask, int (*reach)(pid_t), pid_t target)
 static int route(int (*reach)(pid_t), int denied)
 {
 	pid_t outside = spawn_sleeper(0), inside = spawn_sleeper(1);
+#ifndef NOSEC_KSELFTEST
 	long before = stat_value("scope_denied");
+#endif
 	int out, own, in, ret = FAIL;
 
 	yama_permissive();
@@ -202,9 +204,11 @@ static int route(int (*reach)(pid_t), int denied)
 		printf("# inside -> its own child: %d, want 0\n", own);
 	else if (in != 0)
 		printf("# outside -> inside: %d, want 0\n", in);
+#ifndef NOSEC_KSELFTEST
 	else if (!nosec_native && stat_value("scope_denied") <= before)
 		/* the module's stats; natively there are none */
 		printf("# scope_denied did not count the denial\n");
+#endif
 	else
 		ret = PASS;
 	return ret;
@@ -309,7 +313,7 @@ TEST_F(scope, scope_prlimit)
 }
 
 /*
- * The whole escape (issue 18): a forced task attaches to its unrestricted
+ * The whole escape: a forced task attaches to its unrestricted
  * parent, points it at execve("probe-suid") and detaches; the parent
  * would run the set-UID program with euid 0.  The same steps from an
  * unrestricted child show that the escape is real here.
@@ -366,6 +370,13 @@ static int aim_at_execve(pid_t pid)
 	regs.regs[2] = 0;
 	return ptrace(PTRACE_SETREGSET, pid, NT_PRSTATUS, &iov) ? 202 : 0;
 }
+#else
+static int aim_at_execve(pid_t pid)
+{
+	(void)pid;
+	(void)escape_argv;
+	return 201;	/* never called: its case skips */
+}
 #endif
 
 /* In the child: make @parent exec escape_path.  0 or errno. */
@@ -417,6 +428,7 @@ TEST_F(scope, scope_forced_tree_cannot_hijack_parent)
 	int forced = 0;
 	struct run r;
 
+	ARCH_TEST_START("the hijack's registers");
 	yama_permissive();
 	capture(victim, &forced, &r);
 	if (getl(&r, "hijack") != 0 || id_field(&r, "uids", 1) != 0) {
@@ -478,8 +490,8 @@ TEST_F(scope, scope_traceme_to_restricted_parent)
 }
 
 /*
- * Same restriction, another tree: allowed (the design, docs/security.md:
- * no Landlock-style domains).  Less restricted: denied.
+ * Same restriction, another tree: allowed (the design: no Landlock-style
+ * domains).  Less restricted: denied.
  */
 TEST_F(scope, scope_sibling_trees)
 {
@@ -581,7 +593,9 @@ static int tiocsti_errno(int restricted)
 
 TEST_F(scope, scope_tiocsti)
 {
+#ifndef NOSEC_KSELFTEST
 	long before = stat_value("scope_denied");
+#endif
 	int e;
 
 	if (access("/dev/pts/ptmx", F_OK)) {
@@ -598,9 +612,11 @@ TEST_F(scope, scope_tiocsti)
 	e = tiocsti_errno(1);
 	/* Refused, and nothing reached the input a shell there would read. */
 	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCSTI: %d", e);
+#ifndef NOSEC_KSELFTEST
 	/* The module's stats; natively there are none. */
 	ASSERT_TRUE(nosec_native || stat_value("scope_denied") == before + 1)
 		TH_LOG("scope_denied %ld", stat_value("scope_denied"));
+#endif
 }
 
 /* ---- TIOCLINUX: select and paste on a virtual console ---- */
@@ -631,7 +647,9 @@ TEST_F(scope, scope_tioclinux)
 		TIOCL_GETSHIFTSTATE, TIOCL_GETMOUSEREPORTING, TIOCL_GETFGCONSOLE,
 		TIOCL_GETKMSGREDIRECT, TIOCL_BLANKEDSCREEN,
 	};
+#ifndef NOSEC_KSELFTEST
 	long before = stat_value("scope_denied"), denials = 1;
+#endif
 	int fd = open("/dev/tty1", O_RDWR | O_NOCTTY), e, paste;
 
 	if (fd < 0)
@@ -652,16 +670,20 @@ TEST_F(scope, scope_tioclinux)
 	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCL_SETSEL (clear): %d", e);
 	e = tioclinux_errno(TIOCL_SETSEL, TIOCL_SELMOUSEREPORT, 1);
 	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCL_SETSEL (mouse report): %d", e);
+#ifndef NOSEC_KSELFTEST
 	denials++;
+#endif
 	/* Newer kernels keep the paste to CAP_SYS_ADMIN themselves. */
 	paste = tioclinux_errno(TIOCL_PASTESEL, 0, 0);
 	ASSERT_TRUE(paste == 0 || paste == EPERM) TH_LOG("unrestricted TIOCL_PASTESEL: %d", paste);
 	e = tioclinux_errno(TIOCL_PASTESEL, 0, 1);
 	ASSERT_EQ(EPERM, e) TH_LOG("restricted TIOCL_PASTESEL: %d", e);
+#ifndef NOSEC_KSELFTEST
 	denials += paste == 0;
 	/* The module's stats; natively there are none. */
 	ASSERT_TRUE(nosec_native || stat_value("scope_denied") == before + denials)
 		TH_LOG("scope_denied %ld, want %ld", stat_value("scope_denied"), before + denials);
+#endif
 }
 
 /* ---- KEYCTL_SESSION_TO_PARENT: a keyring for the parent's next programs ---- */
@@ -696,7 +718,9 @@ static int session_to_parent(unsigned long parent_mask, unsigned long child_mask
 
 TEST_F(scope, scope_keyctl_session_to_parent)
 {
+#ifndef NOSEC_KSELFTEST
 	long before = stat_value("scope_denied");
+#endif
 	int e;
 
 	e = session_to_parent(0, 0);
@@ -710,8 +734,10 @@ TEST_F(scope, scope_keyctl_session_to_parent)
 	e = session_to_parent(PR_RESTRICT_EXEC,
 			      PR_RESTRICT_EXEC | PR_RESTRICT_EXEC_NOSECURITY);
 	ASSERT_EQ(EPERM, e) TH_LOG("restricted more than its parent: %d", e);
+#ifndef NOSEC_KSELFTEST
 	ASSERT_TRUE(nosec_native || stat_value("scope_denied") == before + 2)
 		TH_LOG("scope_denied %ld", stat_value("scope_denied"));
+#endif
 }
 
 TEST_HARNESS_MAIN

@@ -180,7 +180,7 @@ TEST_F(tomoyo, nosec_tomoyo_transition_refused)
 	ASSERT_EQ(0, e) TH_LOG("nosec: %d", e);
 	e = refused_and_not_moved(FORCED);
 	ASSERT_EQ(0, e) TH_LOG("forced: %d", e);
-	e = refused_and_not_moved(NOSEC_IOCTL);
+	e = refused_and_not_moved(NOSEC_RAW);
 	ASSERT_EQ(0, e) TH_LOG("ioctl: %d", e);
 
 	/* ...one that TOMOYO keeps in its domain runs there. */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+#ifndef NOSEC_KSELFTEST
 /*
  * libnosec - execve_nosecurity() and friends: execveat() with
  * AT_EXECVE_NO_TRANSITION, the one call our kernel series (upstream/) and
@@ -6,18 +7,28 @@
  * module alone offers (NOSEC_EXEC_RESTRICT_ALL); prctl(2) for the rest.
  * No system call number of our own, anywhere.
  */
+#else
+/*
+ * execve_nosecurity() and friends (nosec.h): execveat() with
+ * AT_EXECVE_NO_TRANSITION, and prctl(2) for the exec ban and force mode.
+ */
+#endif
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#ifndef NOSEC_KSELFTEST
 #include <sys/ioctl.h>
+#endif
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "nosec.h"
 
+#ifndef NOSEC_KSELFTEST
 #define NOSEC_DEVICE "/dev/" NOSEC_EXEC_DEVICE_NAME
+#endif
 
 /* execveat() itself: glibc has a wrapper only since 2.34. */
 static int nosec_execveat(int dirfd, const char *pathname, char *const argv[],
@@ -32,7 +43,7 @@ static int nosec_execveat(int dirfd, const char *pathname, char *const argv[],
  * the call and gets as far as the descriptor (EBADF), or refuses a task
  * that may run nothing new (EPERM); one that does not rejects the flag
  * before anything else (EINVAL).  Asked only after a failure, and not
- * remembered: the module may come or go while a process runs.
+ * remembered: the answer may change while a process runs.
  */
 static int nosec_kernel_knows_flag(void)
 {
@@ -47,6 +58,7 @@ static int nosec_kernel_knows_flag(void)
 	return known;
 }
 
+#ifndef NOSEC_KSELFTEST
 /*
  * The module's ioctl, for NOSEC_EXEC_RESTRICT_ALL: it turns into the same
  * execveat(), with that bit beside the flag.  Without the device: ENOSYS
@@ -80,13 +92,16 @@ static int nosec_device_execveat(int dirfd, const char *pathname,
 	errno = saved;
 	return -1;
 }
+#endif
 
 int execveat_nosecurity(int dirfd, const char *pathname, char *const argv[],
 			char *const envp[], int flags)
 {
+#ifndef NOSEC_KSELFTEST
 	if (flags & NOSEC_EXEC_RESTRICT_ALL)
 		return nosec_device_execveat(dirfd, pathname, argv, envp,
 					     flags);
+#endif
 	/*
 	 * The call first: where the flag is known it runs, and where it is
 	 * not, it is refused before anything happens.  Only EINVAL needs
@@ -112,15 +127,15 @@ int fexecve_nosecurity(int fd, char *const argv[], char *const envp[])
 	return execveat_nosecurity(fd, "", argv, envp, AT_EMPTY_PATH);
 }
 
-/* Does the kernel answer the prctl options (the module's, or the series')? */
+/* Does the kernel answer the prctl options? */
 static int nosec_kernel_has_prctls(void)
 {
 	return prctl(PR_GET_RESTRICT, 0UL, 0UL, 0UL, 0UL) >= 0;
 }
 
 /*
- * prctl() of an option the module or the series adds: EINVAL means
- * neither is there, unless the kernel answers PR_GET_RESTRICT.
+ * prctl() of one of the options: EINVAL means the kernel has none of
+ * them, unless it answers PR_GET_RESTRICT.
  */
 static int nosec_prctl(int option, unsigned long arg2, unsigned long arg3,
 		       unsigned long arg4)
